@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Packaging is checked, not hoped for. For every published package:
+//   1. the dependency graph only points down (jsonrpc-core <- protocol <- server/client <- the rest);
+//   2. publint finds no error or warning in the package as it would be published;
+//   3. @arethetypeswrong/cli resolves every entry point for node10, node16 (CJS and ESM) and bundlers.
+// The tarball comes from `pnpm pack`, so `workspace:` ranges are rewritten exactly as a release would.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+/** Layer of each package: a package may depend only on packages of a lower layer. */
+const layers = {
+  'jsonrpc-core': 0,
+  protocol: 1,
+  server: 2,
+  client: 2,
+  'transport-stdio': 3,
+  'transport-http': 3,
+  'transport-websocket': 3,
+  tasks: 3,
+  middleware: 3,
+};
+
+const folders = readdirSync(join(root, 'packages'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const problems = [];
+
+for (const folder of folders) {
+  if (!(folder in layers))
+    problems.push(`packages/${folder}: not placed in the dependency graph (scripts/check-packages.mjs)`);
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8'));
+  for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+    if (!dep.startsWith('@mcpkit/')) continue;
+    const target = dep.slice('@mcpkit/'.length);
+    if (!(layers[target] < layers[folder])) {
+      problems.push(`packages/${folder} depends on ${dep}, which is not below it in the graph`);
+    }
+  }
+}
+
+async function checkPackage(folder) {
+  const dir = join(root, 'packages', folder);
+  const out = mkdtempSync(join(tmpdir(), `mcpkit-pack-${folder}-`));
+  try {
+    await run(bin('pnpm'), ['pack', '--pack-destination', out], { cwd: dir });
+    const tarball = join(
+      out,
+      readdirSync(out).find((file) => file.endsWith('.tgz')),
+    );
+    const lint = await run(bin('publint'), [tarball, '--strict'], { cwd: dir }).catch((error) => error);
+    if (lint.code) problems.push(`packages/${folder}: publint\n${lint.stdout}${lint.stderr}`);
+    const types = await run(bin('attw'), [tarball, '--format', 'table-flipped', '--no-emoji'], { cwd: dir }).catch(
+      (error) => error,
+    );
+    if (types.code) problems.push(`packages/${folder}: attw\n${types.stdout}${types.stderr}`);
+    return `${folder}: publint ${lint.code ? 'FAILED' : 'ok'}, attw ${types.code ? 'FAILED' : 'ok'}`;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// Two at a time: the machines have two cores.
+const results = [];
+for (let i = 0; i < folders.length; i += 2) {
+  results.push(...(await Promise.all(folders.slice(i, i + 2).map(checkPackage))));
+}
+for (const line of results) console.log(`[packages] ${line}`);
+
+if (problems.length > 0) {
+  console.error(`\n[packages] ${problems.length} problem(s):\n\n${problems.join('\n\n')}`);
+  process.exit(1);
+}
+console.log(`[packages] ${folders.length} packages: graph, publint and attw all clean`);

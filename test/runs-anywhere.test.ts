@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+// The root entries that must run in browsers, Deno, Bun and Workers: their built output (ESM and CJS), with every
+// workspace dependency they pull in, must reach no Node built-in. esbuild bundles each one for the browser; a
+// `node:` import or a bare built-in name anywhere in the graph fails resolution there.
+const RUNS_ANYWHERE = ['@mcpkit/jsonrpc-core', '@mcpkit/protocol', '@mcpkit/server', '@mcpkit/client'] as const;
+
+const root = join(import.meta.dirname, '..');
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+async function nodeImportsOf(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'browser',
+    format: 'esm',
+    logLevel: 'silent',
+    absWorkingDir: root,
+  }).catch((error: { errors?: { text: string }[] }) => error);
+  if ('errors' in result && result.errors && result.errors.length > 0 && !('metafile' in result)) {
+    return result.errors.map((error) => error.text);
+  }
+  const imports = Object.values(result.metafile?.inputs ?? {}).flatMap((input) =>
+    input.imports.map((imported) => imported.path),
+  );
+  return imports.filter((path) => builtins.has(path));
+}
+
+function builtEntries(name: string): string[] {
+  const folder = join(root, 'packages', name.slice('@mcpkit/'.length), 'dist');
+  return [join(folder, 'index.js'), join(folder, 'index.cjs')];
+}
+
+describe('root entries run anywhere', () => {
+  for (const name of RUNS_ANYWHERE) {
+    for (const file of builtEntries(name)) {
+      it(`${name} ${file.endsWith('.cjs') ? 'CJS' : 'ESM'} imports no Node built-in`, async () => {
+        expect(existsSync(file), `${file} is missing: build the workspace first (npm test does)`).toBe(true);
+        expect(await nodeImportsOf(file)).toEqual([]);
+      });
+    }
+  }
+
+  it('the check catches a Node built-in reached through a relative import', async () => {
+    const found = await nodeImportsOf(join(root, 'test/fixtures/node-importer/index.js'));
+    expect(found.join('\n')).toMatch(/node:fs/);
+  });
+});

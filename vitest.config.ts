@@ -1,0 +1,39 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+// One vitest run covers every workspace package and app. Each folder is a project named after it; tests live next to
+// the source (src/**/*.test.ts) or in test/. Workspace packages resolve to their TypeScript source through the
+// "@mcpkit/source" export condition, so tests never need a build first.
+const folders = ['packages', 'apps'].flatMap((group) =>
+  existsSync(group)
+    ? readdirSync(group, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(`${group}/${entry.name}/package.json`))
+        .map((entry) => `${group}/${entry.name}`)
+    : [],
+);
+
+const conditions = ['@mcpkit/source', 'module', 'node', 'import', 'default'];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@mcpkit/source'] } },
+  test: {
+    projects: [
+      // Checks of the repository as a whole (packaging, runs-anywhere entries) live in test/ at the root.
+      {
+        extends: true as const,
+        test: { name: 'repo', root: '.', include: ['test/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      ...folders.map((root) => ({
+        extends: true as const,
+        test: {
+          name: root.split('/')[1],
+          root,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      })),
+    ],
+  },
+});
