@@ -1,1 +1,68 @@
-export {};
+export type { NotificationContext, RequestContext } from './context';
+export {
+  ConnectionClosedError,
+  type ConnectionClosedErrorData,
+  FrameTooLargeError,
+  type FrameTooLargeErrorData,
+  InvalidMessageError,
+  type InvalidMessageErrorData,
+  JsonRpcError,
+  JsonRpcErrorCode,
+  RequestAbortedError,
+  type RequestAbortedErrorData,
+  RequestTimeoutError,
+  type RequestTimeoutErrorData,
+  UnknownResponseError,
+  type UnknownResponseErrorData,
+} from './errors';
+export { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder, type LineDecoderOptions } from './framing';
+export type { CancellationRequest, OutboundNotification, PeerHooks, ProgressToken, ProgressUpdate } from './hooks';
+export type {
+  InboundRequestNext,
+  InboundResponseNext,
+  Interceptor,
+  OutboundNotificationNext,
+  OutboundRequest,
+  OutboundRequestNext,
+} from './interceptor';
+export {
+  createLinkedTransports,
+  InMemoryTransport,
+  type InMemoryTransportOptions,
+  type LinkedTransportsOptions,
+  type MessageInfoSource,
+} from './memory-transport';
+export {
+  isJsonRpcErrorResponse,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  isJsonRpcSuccessResponse,
+  JSONRPC_VERSION,
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcParams,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcSuccessResponse,
+  type RequestId,
+} from './messages';
+export {
+  type BatchResult,
+  type MessageResult,
+  type ParseOptions,
+  type ParseResult,
+  parseMessage,
+  serializeMessage,
+  validateMessage,
+} from './parse';
+export {
+  JsonRpcPeer,
+  type JsonRpcPeerOptions,
+  type NotifyOptions,
+  type RequestOptions,
+} from './peer';
+export { type NotificationHandler, type RequestHandler, Router } from './router';
+export type { AuthInfo, MessageInfo, Transport, TransportSendOptions } from './transport';

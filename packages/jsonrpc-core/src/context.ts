@@ -1,0 +1,134 @@
+import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, RequestId } from './messages';
+import type { JsonRpcPeer, RequestOptions } from './peer';
+import type { MessageInfo } from './transport';
+
+/** The `info` a handler sees when the transport gave none. Frozen and shared, so `ctx.info.auth` always works. */
+export const NO_MESSAGE_INFO: MessageInfo = Object.freeze({});
+
+/**
+ * What a request handler knows about the request it is answering.
+ *
+ * @example
+ * router.setRequestHandler('work', async (params, ctx) => {
+ *   for (let step = 1; step <= 3; step++) {
+ *     ctx.signal.throwIfAborted();
+ *     await ctx.notify('progress', { step });
+ *   }
+ *   return { by: ctx.info.auth?.clientId };
+ * });
+ */
+export interface RequestContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** The request message as received. (Named `message` because `request()` sends one.) */
+  readonly message: JsonRpcRequest;
+  /**
+   * Aborted when the request is cancelled by the peer, when the transport can no longer deliver the response
+   * (`info.signal`), or when the connection closes. No response is sent once it is aborted.
+   */
+  readonly signal: AbortSignal;
+  /** What the transport knows about the message (auth, HTTP request data). An empty object when nothing. */
+  readonly info: MessageInfo;
+  /** The peer that received the request. */
+  readonly peer: JsonRpcPeer;
+  /** Sends a notification tied to this request (`relatedRequestId`), e.g. progress. */
+  notify(method: string, params?: JsonRpcParams): Promise<void>;
+  /**
+   * Sends a request tied to this request (`relatedRequestId`). Unless `options.signal` is given, it is aborted along
+   * with this request.
+   */
+  request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R>;
+}
+
+/** What a notification handler knows about the notification. */
+export interface NotificationContext {
+  readonly method: string;
+  /** The notification message as received. */
+  readonly message: JsonRpcNotification;
+  readonly info: MessageInfo;
+  readonly peer: JsonRpcPeer;
+}
+
+/**
+ * The peer's `RequestContext`. The AbortController is created only when a handler first reads `signal`: most
+ * handlers never do, and the server hot path creates one of these per request.
+ *
+ * @internal
+ */
+export class InboundRequestContext implements RequestContext {
+  readonly peer: JsonRpcPeer;
+  readonly message: JsonRpcRequest;
+  readonly info: MessageInfo;
+  #controller: AbortController | undefined = undefined;
+  #aborted = false;
+  #reason: unknown = undefined;
+  #unlink: (() => void) | undefined = undefined;
+
+  constructor(peer: JsonRpcPeer, request: JsonRpcRequest, info: MessageInfo) {
+    this.peer = peer;
+    this.message = request;
+    this.info = info;
+  }
+
+  get requestId(): RequestId {
+    return this.message.id;
+  }
+
+  get method(): string {
+    return this.message.method;
+  }
+
+  get signal(): AbortSignal {
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.#controller = controller;
+      const transportSignal = this.info.signal;
+      if (this.#aborted) {
+        controller.abort(this.#reason);
+      } else if (transportSignal !== undefined) {
+        if (transportSignal.aborted) {
+          this.abort(transportSignal.reason);
+        } else {
+          const onAbort = () => this.abort(transportSignal.reason);
+          transportSignal.addEventListener('abort', onAbort, { once: true });
+          this.#unlink = () => transportSignal.removeEventListener('abort', onAbort);
+        }
+      }
+    }
+    return controller.signal;
+  }
+
+  /** True once aborted, or when the transport's signal is aborted (even if `signal` was never read). */
+  get aborted(): boolean {
+    return this.#aborted || this.info.signal?.aborted === true;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.dispose();
+    this.#controller?.abort(reason);
+  }
+
+  /** Stops listening to the transport's signal (which may outlive the request). */
+  dispose(): void {
+    const unlink = this.#unlink;
+    if (unlink === undefined) return;
+    this.#unlink = undefined;
+    unlink();
+  }
+
+  notify(method: string, params?: JsonRpcParams): Promise<void> {
+    return this.peer.notify(method, params, { relatedRequestId: this.message.id });
+  }
+
+  request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
+    return this.peer.request<R>(method, params, {
+      ...options,
+      signal: options?.signal ?? this.signal,
+      relatedRequestId: this.message.id,
+    });
+  }
+}

@@ -1,0 +1,699 @@
+import { InboundRequestContext, NO_MESSAGE_INFO, type NotificationContext } from './context';
+import {
+  ConnectionClosedError,
+  InvalidMessageError,
+  JsonRpcError,
+  JsonRpcErrorCode,
+  RequestAbortedError,
+  RequestTimeoutError,
+  UnknownResponseError,
+} from './errors';
+import type { PeerHooks } from './hooks';
+import { composeInterceptors, type Interceptor, type InterceptorChains, type OutboundRequest } from './interceptor';
+import type {
+  JsonRpcErrorObject,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from './messages';
+import { classifyMessage, KIND_NOTIFICATION, KIND_REQUEST, KIND_RESPONSE } from './parse';
+import { type NotificationHandler, type RequestHandler, Router } from './router';
+import type { MessageInfo, Transport, TransportSendOptions } from './transport';
+
+/** Options for one outgoing request. */
+export interface RequestOptions {
+  /** Aborting it rejects the request with `RequestAbortedError` and sends the protocol's cancellation, if any. */
+  signal?: AbortSignal;
+  /** Idle timeout in ms: how long to wait for the response (or the next progress). `0` or `Infinity`: none. */
+  timeoutMs?: number;
+  /** Restart the idle timeout on every progress notification. Default `true`: progress proves the peer is alive. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard cap in ms from sending, whatever the progress. `0` or `Infinity`: none. */
+  maxTotalTimeoutMs?: number;
+  /** Receives this request's progress notifications. Needs `hooks.attachProgressToken` (and `readProgress`). */
+  onProgress?: (progress: unknown) => void;
+  /** The inbound request this one is sent on behalf of (the transport may route by it). */
+  relatedRequestId?: RequestId;
+}
+
+/** Options for one outgoing notification. */
+export interface NotifyOptions {
+  /** The inbound request this notification belongs to (the transport may route by it). */
+  relatedRequestId?: RequestId;
+}
+
+/** Options for `JsonRpcPeer`. */
+export interface JsonRpcPeerOptions {
+  /** The method table; pass one router to many peers to share it. Default: a new `Router`. */
+  router?: Router;
+  /** Idle timeout for requests that set none. Default 60 000 ms; `0` or `Infinity`: none. */
+  defaultTimeoutMs?: number;
+  /** Max-total timeout for requests that set none. Default: none. */
+  maxTotalTimeoutMs?: number;
+  /** Makes request ids (and progress tokens). Default: 1, 2, 3, … Ids must be unique among pending requests. */
+  idGenerator?: () => RequestId;
+  /** The protocol seams: progress tokens and cancellation. */
+  hooks?: PeerHooks;
+  /** Interceptors, outermost first. More can be added with `use()`. */
+  interceptors?: readonly Interceptor[];
+  /** Initial `onerror`. */
+  onError?: (error: Error) => void;
+  /** Initial `onclose`. */
+  onClose?: () => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+// setTimeout overflows above 2^31-1 ms (about 24.8 days) and fires at once; clamp instead.
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
+const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/** One transport's lifetime inside the peer. Handlers answer on the connection their request came from. */
+interface Connection {
+  readonly transport: Transport;
+  closed: boolean;
+  closing: Promise<void> | undefined;
+  closeEmitted: boolean;
+  readonly running: Map<RequestId, InboundRequestContext>;
+}
+
+/** An outgoing request awaiting its response. */
+interface PendingRequest {
+  readonly request: JsonRpcRequest;
+  readonly relatedRequestId: RequestId | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (reason: unknown) => void;
+  readonly onProgress: ((progress: unknown) => void) | undefined;
+  readonly resetOnProgress: boolean;
+  readonly timeoutMs: number;
+  idleTimer: Timer | undefined;
+  totalTimer: Timer | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+function timeoutValue(value: number | undefined, name: string): number {
+  if (value === undefined || value === 0 || value === Number.POSITIVE_INFINITY) return 0;
+  if (!(value > 0))
+    throw new RangeError(`${name} must be a positive number of milliseconds, 0 or Infinity; got ${value}`);
+  return value;
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+function errorObjectOf(error: unknown): JsonRpcErrorObject {
+  if (JsonRpcError.is(error)) {
+    return error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data };
+  }
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return { code: JsonRpcErrorCode.InternalError, message: message || 'Internal error' };
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
+
+function describeId(id: RequestId): string {
+  return typeof id === 'string' ? JSON.stringify(id) : String(id);
+}
+
+/**
+ * Turns one transport into a JSON-RPC peer: sends requests and correlates their responses (with timeouts, abort
+ * signals and progress), answers inbound requests concurrently from a `Router`, and shuts down cleanly.
+ *
+ * Both ends of a connection are peers; "client" and "server" are roles above this layer.
+ *
+ * @example
+ * const [left, right] = createLinkedTransports();
+ * const server = new JsonRpcPeer();
+ * server.setRequestHandler('add', (params) => {
+ *   const [a, b] = params as [number, number];
+ *   return a + b;
+ * });
+ * const client = new JsonRpcPeer();
+ * await Promise.all([server.connect(right), client.connect(left)]);
+ * console.log(await client.request<number>('add', [2, 3], { timeoutMs: 5_000 })); // 5
+ * await client.close();
+ */
+export class JsonRpcPeer {
+  /** The method table this peer answers from (possibly shared with other peers). */
+  readonly router: Router;
+  /** The protocol seams in use. */
+  readonly hooks: PeerHooks;
+  /** Called with problems that have no caller to reject: unanswerable input, late responses, failed writes. */
+  onerror: ((error: Error) => void) | undefined;
+  /** Called once each time the connection closes (locally or by the transport). */
+  onclose: (() => void) | undefined;
+
+  readonly #defaultTimeoutMs: number;
+  readonly #maxTotalTimeoutMs: number;
+  readonly #nextId: () => RequestId;
+  readonly #pending = new Map<RequestId, PendingRequest>();
+  #connection: Connection | undefined = undefined;
+  #interceptors: readonly Interceptor[] = [];
+  #chains: InterceptorChains;
+  readonly #terminals: InterceptorChains;
+
+  constructor(options: JsonRpcPeerOptions = {}) {
+    this.router = options.router ?? new Router();
+    this.hooks = options.hooks ?? {};
+    this.onerror = options.onError;
+    this.onclose = options.onClose;
+    this.#defaultTimeoutMs = timeoutValue(options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'defaultTimeoutMs');
+    this.#maxTotalTimeoutMs = timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
+    if (options.idGenerator) {
+      this.#nextId = options.idGenerator;
+    } else {
+      let counter = 0;
+      this.#nextId = () => ++counter;
+    }
+    this.#terminals = {
+      inboundRequest: (request, ctx) => {
+        const handler = this.router.resolveRequestHandler(request.method);
+        if (handler === undefined) throw JsonRpcError.methodNotFound(request.method);
+        return handler(request.params, ctx);
+      },
+      outboundRequest: (request) => this.#sendRequest(request),
+      inboundResponse: (response) => this.#settleResponse(response),
+      outboundNotification: (notification, options) => this.#sendNotification(notification, options),
+    };
+    this.#chains = this.#terminals;
+    if (options.interceptors && options.interceptors.length > 0) {
+      this.#interceptors = [...options.interceptors];
+      this.#chains = composeInterceptors(this.#interceptors, this.#terminals);
+    }
+  }
+
+  /** The current transport (also after it closed, until the next `connect`). */
+  get transport(): Transport | undefined {
+    return this.#connection?.transport;
+  }
+
+  /** True between a successful `connect()` and the close of that connection. */
+  get connected(): boolean {
+    const connection = this.#connection;
+    return connection !== undefined && !connection.closed;
+  }
+
+  /** Outgoing requests awaiting a response. */
+  get pendingRequestCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Inbound requests whose handlers are still running. */
+  get runningHandlerCount(): number {
+    return this.#connection?.running.size ?? 0;
+  }
+
+  /**
+   * Takes over the transport's `onmessage`/`onclose`/`onerror` slots and starts it. A closed peer may connect again;
+   * a connected one may not.
+   */
+  async connect(transport: Transport): Promise<void> {
+    const current = this.#connection;
+    if (current !== undefined && !current.closed) {
+      throw new Error('JsonRpcPeer.connect: this peer is already connected; close() it before connecting again');
+    }
+    const connection: Connection = {
+      transport,
+      closed: false,
+      closing: undefined,
+      closeEmitted: false,
+      running: new Map(),
+    };
+    this.#connection = connection;
+    transport.onmessage = (message, info) => this.#receive(connection, message, info);
+    transport.onclose = (reason) => this.#handleTransportClose(connection, reason);
+    transport.onerror = (error) => this.#report(error);
+    try {
+      await transport.start();
+    } catch (error) {
+      this.#teardown(connection);
+      throw error;
+    }
+  }
+
+  /**
+   * Closes the connection: every pending request rejects at once with `ConnectionClosedError`, every running handler's
+   * signal aborts, every timer is cleared; then the transport is closed and `onclose` runs. Idempotent.
+   */
+  close(): Promise<void> {
+    const connection = this.#connection;
+    if (connection === undefined) return Promise.resolve();
+    if (connection.closing === undefined) connection.closing = this.#closeConnection(connection);
+    return connection.closing;
+  }
+
+  /** Registers a request handler on this peer's router (shared routers: for every peer using it). */
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    this.router.setRequestHandler(method, handler);
+  }
+
+  /** Removes a request handler from this peer's router. */
+  removeRequestHandler(method: string): boolean {
+    return this.router.removeRequestHandler(method);
+  }
+
+  /** Registers a notification handler on this peer's router. */
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.router.setNotificationHandler(method, handler);
+  }
+
+  /** Removes a notification handler from this peer's router. */
+  removeNotificationHandler(method: string): boolean {
+    return this.router.removeNotificationHandler(method);
+  }
+
+  /**
+   * Adds an interceptor inside the ones already added (so the first added stays outermost). Returns a function that
+   * removes it.
+   *
+   * @example
+   * const remove = peer.use({ outboundRequest: (request, next) => next({ ...request, options: { ...request.options, timeoutMs: 5_000 } }) });
+   * remove();
+   */
+  use(interceptor: Interceptor): () => void {
+    this.#setInterceptors([...this.#interceptors, interceptor]);
+    return () => this.#setInterceptors(this.#interceptors.filter((candidate) => candidate !== interceptor));
+  }
+
+  /**
+   * Sends a request and resolves to its result. Rejects with `JsonRpcError` when the peer answers with an error, and
+   * with a local error otherwise: `RequestTimeoutError`, `RequestAbortedError`, `ConnectionClosedError`, or whatever
+   * the transport's `send` failed with.
+   *
+   * @example
+   * const result = await peer.request<{ content: unknown[] }>('tools/call', { name: 'slow' }, {
+   *   timeoutMs: 10_000,
+   *   maxTotalTimeoutMs: 120_000,
+   *   onProgress: (progress) => console.log(progress),
+   *   signal: AbortSignal.timeout(60_000),
+   * });
+   */
+  request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
+    return this.#chains.outboundRequest({ method, params, options: options ?? NO_REQUEST_OPTIONS }) as Promise<R>;
+  }
+
+  /**
+   * Sends a notification. Resolves once the transport accepted it.
+   *
+   * @example
+   * await peer.notify('notifications/initialized');
+   */
+  notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void> {
+    const notification: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.#chains.outboundNotification(notification, options ?? NO_NOTIFY_OPTIONS);
+  }
+
+  #setInterceptors(interceptors: readonly Interceptor[]): void {
+    this.#interceptors = interceptors;
+    this.#chains = interceptors.length === 0 ? this.#terminals : composeInterceptors(interceptors, this.#terminals);
+  }
+
+  // ---- outgoing ----
+
+  #sendRequest({ method, params, options }: OutboundRequest): Promise<unknown> {
+    const connection = this.#connection;
+    if (connection === undefined || connection.closed) {
+      return Promise.reject(
+        new ConnectionClosedError(`Cannot send request '${method}': the peer is not connected`, { method }),
+      );
+    }
+    const signal = options.signal;
+    if (signal?.aborted) {
+      return Promise.reject(
+        new RequestAbortedError(`Request '${method}' was aborted before it was sent`, {
+          method,
+          reason: signal.reason,
+        }),
+      );
+    }
+    let request: JsonRpcRequest;
+    let timeoutMs: number;
+    let maxTotalMs: number;
+    try {
+      timeoutMs =
+        options.timeoutMs === undefined ? this.#defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
+      maxTotalMs =
+        options.maxTotalTimeoutMs === undefined
+          ? this.#maxTotalTimeoutMs
+          : timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
+      const id = this.#nextId();
+      if (this.#pending.has(id)) {
+        throw new Error(`JsonRpcPeer: idGenerator returned ${describeId(id)}, which a pending request already uses`);
+      }
+      if (options.onProgress !== undefined) {
+        const attach = this.hooks.attachProgressToken;
+        if (attach === undefined) {
+          throw new TypeError(
+            `Request '${method}': onProgress needs hooks.attachProgressToken; jsonrpc-core does not know where your protocol carries progress tokens`,
+          );
+        }
+        params = attach(params, id);
+      }
+      request = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+
+    return new Promise<unknown>((resolve, reject) => {
+      const entry: PendingRequest = {
+        request,
+        relatedRequestId: options.relatedRequestId,
+        resolve,
+        reject,
+        onProgress: options.onProgress,
+        resetOnProgress: options.resetTimeoutOnProgress !== false,
+        timeoutMs,
+        idleTimer: undefined,
+        totalTimer: undefined,
+        signal: undefined,
+        onAbort: undefined,
+      };
+      this.#pending.set(request.id, entry);
+      if (timeoutMs > 0) this.#armIdleTimer(entry);
+      if (maxTotalMs > 0) {
+        entry.totalTimer = setTimeout(
+          () => this.#timeOut(entry, maxTotalMs, true),
+          Math.min(maxTotalMs, MAX_TIMER_DELAY_MS),
+        );
+      }
+      if (signal !== undefined) {
+        const onAbort = () => this.#abortPending(entry, signal.reason);
+        entry.signal = signal;
+        entry.onAbort = onAbort;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      this.#transmit(connection, request, options.relatedRequestId, (error) => this.#failPending(entry, error));
+    });
+  }
+
+  #sendNotification(notification: JsonRpcNotification, options: NotifyOptions): Promise<void> {
+    const connection = this.#connection;
+    if (connection === undefined || connection.closed) {
+      return Promise.reject(
+        new ConnectionClosedError(`Cannot send notification '${notification.method}': the peer is not connected`, {
+          method: notification.method,
+        }),
+      );
+    }
+    try {
+      const sent = connection.transport.send(notification, options === NO_NOTIFY_OPTIONS ? undefined : options);
+      return isPromiseLike(sent) ? Promise.resolve(sent) : Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Sends without a caller to tell: failures go to `onFailure`; never throws, never leaves a rejection unhandled. */
+  #transmit(
+    connection: Connection,
+    message: JsonRpcMessage,
+    relatedRequestId: RequestId | undefined,
+    onFailure: (error: unknown) => void,
+  ): void {
+    const options: TransportSendOptions | undefined = relatedRequestId === undefined ? undefined : { relatedRequestId };
+    let sent: Promise<void> | void;
+    try {
+      sent = connection.transport.send(message, options);
+    } catch (error) {
+      onFailure(error);
+      return;
+    }
+    if (isPromiseLike(sent)) sent.then(undefined, onFailure);
+  }
+
+  #armIdleTimer(entry: PendingRequest): void {
+    const timeoutMs = entry.timeoutMs;
+    entry.idleTimer = setTimeout(() => this.#timeOut(entry, timeoutMs, false), Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
+  }
+
+  /** Removes a pending request and its timers and listener. False when it was already settled. */
+  #forget(entry: PendingRequest): boolean {
+    const id = entry.request.id;
+    if (this.#pending.get(id) !== entry) return false;
+    this.#pending.delete(id);
+    this.#release(entry);
+    return true;
+  }
+
+  #release(entry: PendingRequest): void {
+    if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);
+    if (entry.totalTimer !== undefined) clearTimeout(entry.totalTimer);
+    entry.idleTimer = undefined;
+    entry.totalTimer = undefined;
+    if (entry.onAbort !== undefined) {
+      entry.signal!.removeEventListener('abort', entry.onAbort);
+      entry.onAbort = undefined;
+    }
+  }
+
+  #failPending(entry: PendingRequest, error: unknown): void {
+    if (this.#forget(entry)) entry.reject(error);
+  }
+
+  #timeOut(entry: PendingRequest, timeoutMs: number, maxTotal: boolean): void {
+    if (!this.#forget(entry)) return;
+    const { id, method } = entry.request;
+    const error = new RequestTimeoutError(
+      maxTotal
+        ? `Request '${method}' (id ${describeId(id)}) exceeded its maximum total time of ${timeoutMs} ms (maxTotalTimeoutMs)`
+        : `Request '${method}' (id ${describeId(id)}) got no response${entry.onProgress ? ' or progress' : ''} for ${timeoutMs} ms (timeoutMs)`,
+      { method, requestId: id, timeoutMs, maxTotal },
+    );
+    entry.reject(error);
+    this.#sendCancellation(entry, error);
+  }
+
+  #abortPending(entry: PendingRequest, reason: unknown): void {
+    if (!this.#forget(entry)) return;
+    const { id, method } = entry.request;
+    entry.reject(
+      new RequestAbortedError(`Request '${method}' (id ${describeId(id)}) was aborted`, {
+        method,
+        requestId: id,
+        reason,
+      }),
+    );
+    this.#sendCancellation(entry, reason);
+  }
+
+  #sendCancellation(entry: PendingRequest, reason: unknown): void {
+    const build = this.hooks.cancellationNotification;
+    const connection = this.#connection;
+    if (build === undefined || connection === undefined || connection.closed) return;
+    try {
+      const cancellation = build(entry.request, reason);
+      if (cancellation === undefined) return;
+      const notification: JsonRpcNotification =
+        cancellation.params === undefined
+          ? { jsonrpc: '2.0', method: cancellation.method }
+          : { jsonrpc: '2.0', method: cancellation.method, params: cancellation.params };
+      const options =
+        entry.relatedRequestId === undefined ? NO_NOTIFY_OPTIONS : { relatedRequestId: entry.relatedRequestId };
+      this.#chains.outboundNotification(notification, options).then(undefined, (error) => this.#report(error));
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  // ---- incoming ----
+
+  #receive(connection: Connection, message: unknown, info: MessageInfo | undefined): void {
+    if (connection.closed) return;
+    try {
+      const kind = classifyMessage(message);
+      if (kind === KIND_REQUEST) {
+        void this.#handleRequest(connection, message as JsonRpcRequest, info ?? NO_MESSAGE_INFO);
+      } else if (kind === KIND_NOTIFICATION) {
+        this.#handleNotification(connection, message as JsonRpcNotification, info ?? NO_MESSAGE_INFO);
+      } else if (kind === KIND_RESPONSE) {
+        const settled = this.#chains.inboundResponse(message as JsonRpcResponse);
+        if (isPromiseLike(settled)) settled.then(undefined, (error) => this.#report(error));
+      } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
+        // It looked like a request and has an id: answer it, as JSON-RPC asks.
+        this.#transmit(connection, kind, kind.id, (error) => this.#report(error));
+      } else {
+        this.#report(
+          new InvalidMessageError(`Received an invalid JSON-RPC message: ${kind.error.message}`, {
+            received: message,
+            error: kind.error,
+          }),
+        );
+      }
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  async #handleRequest(connection: Connection, request: JsonRpcRequest, info: MessageInfo): Promise<void> {
+    const ctx = new InboundRequestContext(this, request, info);
+    const id = request.id;
+    const running = connection.running;
+    running.set(id, ctx);
+    let response: JsonRpcResponse;
+    try {
+      const result = await this.#chains.inboundRequest(request, ctx);
+      response = { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+    } catch (error) {
+      response = { jsonrpc: '2.0', id, error: errorObjectOf(error) };
+    }
+    if (running.get(id) === ctx) running.delete(id);
+    ctx.dispose();
+    // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
+    if (ctx.aborted || connection.closed) return;
+    this.#transmit(connection, response, id, (error) => this.#report(error));
+  }
+
+  #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {
+    const { method, params } = notification;
+    const hooks = this.hooks;
+    if (hooks.readProgress !== undefined && this.#pending.size > 0) {
+      const update = hooks.readProgress(method, params);
+      const entry = update === undefined ? undefined : this.#pending.get(update.token);
+      if (entry?.onProgress !== undefined) {
+        if (entry.resetOnProgress && entry.idleTimer !== undefined) {
+          clearTimeout(entry.idleTimer);
+          this.#armIdleTimer(entry);
+        }
+        try {
+          entry.onProgress(update!.progress);
+        } catch (error) {
+          this.#report(error);
+        }
+        return;
+      }
+    }
+    if (hooks.readCancellation !== undefined) {
+      const cancellation = hooks.readCancellation(method, params);
+      const target = cancellation === undefined ? undefined : connection.running.get(cancellation.requestId);
+      if (target !== undefined) {
+        target.abort(
+          new RequestAbortedError(
+            `Request '${target.method}' (id ${describeId(target.requestId)}) was cancelled by the peer`,
+            {
+              method: target.method,
+              requestId: target.requestId,
+              reason: cancellation!.reason,
+            },
+          ),
+        );
+      }
+    }
+    const handler = this.router.resolveNotificationHandler(method);
+    if (handler === undefined) return;
+    const ctx: NotificationContext = { method, message: notification, info, peer: this };
+    try {
+      const handled = handler(params, ctx);
+      if (isPromiseLike(handled)) handled.then(undefined, (error) => this.#report(error));
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #settleResponse(response: JsonRpcResponse): void {
+    const id = response.id;
+    const entry = id === null || id === undefined ? undefined : this.#pending.get(id);
+    if (entry === undefined) {
+      if ('error' in response && (id === null || id === undefined)) {
+        // The peer could not tell which message it rejects (e.g. it could not parse one of ours).
+        this.#report(JsonRpcError.fromObject(response.error));
+      } else {
+        this.#report(
+          new UnknownResponseError(
+            `Received a response for unknown request id ${describeId(id as RequestId)}; it probably arrived after the request timed out or was aborted`,
+            { id },
+          ),
+        );
+      }
+      return;
+    }
+    this.#forget(entry);
+    if ('error' in response && response.error !== undefined) {
+      entry.reject(JsonRpcError.fromObject(response.error));
+    } else {
+      entry.resolve((response as { result: unknown }).result);
+    }
+  }
+
+  // ---- shutdown ----
+
+  async #closeConnection(connection: Connection): Promise<void> {
+    this.#teardown(connection);
+    try {
+      await connection.transport.close();
+    } finally {
+      this.#emitClose(connection);
+    }
+  }
+
+  #handleTransportClose(connection: Connection, reason: Error | undefined): void {
+    this.#teardown(connection, reason);
+    this.#emitClose(connection);
+  }
+
+  #teardown(connection: Connection, reason?: Error): void {
+    if (connection.closed) return;
+    connection.closed = true;
+    const because = reason ? `: ${reason.message}` : '';
+    const options = reason ? { cause: reason } : undefined;
+    if (this.#pending.size > 0) {
+      const pending = [...this.#pending.values()];
+      this.#pending.clear();
+      for (const entry of pending) {
+        this.#release(entry);
+        const { id, method } = entry.request;
+        entry.reject(
+          new ConnectionClosedError(
+            `The connection closed while request '${method}' (id ${describeId(id)}) was pending${because}`,
+            { method, requestId: id },
+            options,
+          ),
+        );
+      }
+    }
+    if (connection.running.size > 0) {
+      const running = [...connection.running.values()];
+      connection.running.clear();
+      for (const ctx of running) {
+        ctx.abort(
+          new ConnectionClosedError(
+            `The connection closed while request '${ctx.method}' (id ${describeId(ctx.requestId)}) was being handled${because}`,
+            { method: ctx.method, requestId: ctx.requestId },
+            options,
+          ),
+        );
+      }
+    }
+  }
+
+  #emitClose(connection: Connection): void {
+    if (connection.closeEmitted) return;
+    connection.closeEmitted = true;
+    try {
+      this.onclose?.();
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #report(error: unknown): void {
+    const onerror = this.onerror;
+    if (onerror === undefined) return;
+    try {
+      onerror(toError(error));
+    } catch {
+      // A throwing error handler must not break message processing.
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import type { JsonRpcMessage, RequestId } from './messages';
+
+/**
+ * Who sent a message, as established by the transport or the auth layer in front of it.
+ *
+ * @example
+ * const auth: AuthInfo = { token, clientId: 'app-1', scopes: ['tools:call'], expiresAt: 1767225600 };
+ */
+export interface AuthInfo {
+  /** The bearer token (or other credential) the message arrived with. */
+  token: string;
+  clientId?: string;
+  scopes?: readonly string[];
+  /** Expiry, in seconds since the Unix epoch (like the JWT `exp` claim). */
+  expiresAt?: number;
+  /** The authenticated subject (user) the token stands for. */
+  subject?: string;
+  /** Anything else the verifier wants handlers to see. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * What a transport knows about one inbound message. Handlers see it as `ctx.info`.
+ *
+ * @example
+ * transport.onmessage?.(message, { auth, request: { url: req.url, headers }, signal: responseStream.signal });
+ */
+export interface MessageInfo {
+  /** The authenticated identity, when the transport (or the HTTP auth layer) verified one. */
+  auth?: AuthInfo;
+  /** Transport request data, for HTTP-like transports. Header names are lower-case. */
+  request?: { url?: string; headers?: Record<string, string | undefined> };
+  /**
+   * Aborted by the transport when the response to this message can no longer be delivered (for example the HTTP
+   * response stream closed, which MCP 2026-07-28 defines as cancellation). The peer links it to the handler's
+   * `ctx.signal` and sends no response once it is aborted. Only meaningful on requests.
+   */
+  signal?: AbortSignal;
+}
+
+/** Options the peer passes with each outbound message. */
+export interface TransportSendOptions {
+  /**
+   * The inbound request this message belongs to: for a response, the request it answers; for a notification or a
+   * request sent from inside a handler, the request being handled. An HTTP transport uses it to pick the response
+   * stream. Absent for messages not tied to a request.
+   */
+  relatedRequestId?: RequestId;
+}
+
+/**
+ * A bidirectional message channel. This is the only thing a transport (stdio, HTTP, WebSocket, a third-party plugin)
+ * implements; `JsonRpcPeer` does everything else.
+ *
+ * The contract:
+ * - `start()` is called exactly once, by the peer's `connect()`, after the peer has set the callback slots. Begin
+ *   reading there, not in the constructor, so no message arrives before `onmessage` is set.
+ * - `send()` delivers one message. It may return a promise; rejecting (or throwing) reports that this message was not
+ *   sent: the peer fails the matching request with that error. After the transport closed, `send()` must reject or
+ *   throw, never drop silently.
+ * - `close()` closes the channel; calling it again is a no-op.
+ * - `onmessage(message, info)` delivers one parsed message. Transports should validate with `parseMessage`, but the
+ *   peer re-checks anything it is given, so handing over a raw parsed object is safe.
+ * - `onclose(reason?)` is called exactly once when the channel closes for any reason (local `close()`, the other side
+ *   hanging up, a fatal error). No `onmessage` after it. When the channel ended unexpectedly and the transport knows
+ *   why (a child process exited with code 1, a socket reset), pass that as `reason`: the peer names it in the
+ *   `ConnectionClosedError` of every pending request and keeps it as the `cause`.
+ * - `onerror(error)` reports a problem (a bad frame, a failed write). It does not imply close: when the error is
+ *   fatal, call `onclose()` too.
+ *
+ * @example
+ * // A transport over a message port (see the README for a complete in-memory transport):
+ * class PortTransport implements Transport {
+ *   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
+ *   onclose?: () => void;
+ *   onerror?: (error: Error) => void;
+ *   #closed = false;
+ *   constructor(private port: MessagePort) {}
+ *   async start() {
+ *     this.port.onmessage = (event) => this.onmessage?.(event.data);
+ *     this.port.start();
+ *   }
+ *   send(message: JsonRpcMessage) {
+ *     if (this.#closed) throw new Error('PortTransport is closed');
+ *     this.port.postMessage(message);
+ *   }
+ *   async close() {
+ *     if (this.#closed) return;
+ *     this.#closed = true;
+ *     this.port.close();
+ *     this.onclose?.();
+ *   }
+ * }
+ */
+export interface Transport {
+  /** Starts the channel. Called once, after the callback slots are set. */
+  start(): Promise<void>;
+  /** Sends one message. Reject or throw when it cannot be sent (including after close). */
+  send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> | void;
+  /** Closes the channel. Idempotent. */
+  close(): Promise<void>;
+  /** Set by the peer: one inbound message and what the transport knows about it. */
+  onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
+  /** Set by the peer: called exactly once when the channel has closed. */
+  onclose?: (reason?: Error) => void;
+  /** Set by the peer: a non-fatal problem (fatal ones also call `onclose`). */
+  onerror?: (error: Error) => void;
+  /** An identifier for the session this channel carries, when the transport has one. */
+  readonly sessionId?: string;
+}
