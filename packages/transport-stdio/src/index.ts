@@ -1,1 +1,9 @@
-export {};
+export {
+  DEFAULT_INHERITED_ENV,
+  ServerProcessExitedError,
+  type StderrMode,
+  StdioClientTransport,
+  type StdioClientTransportOptions,
+} from './client';
+export { redirectConsoleToStderr, StdioServerTransport, type StdioServerTransportOptions } from './server';
+export { StreamTransport, type StreamTransportOptions } from './stream-transport';

@@ -1,0 +1,51 @@
+import type { Readable, Writable } from 'node:stream';
+import { StreamTransport } from './stream-transport';
+
+/** Options for `StdioServerTransport`. */
+export interface StdioServerTransportOptions {
+  /** Default `process.stdin`. */
+  stdin?: Readable;
+  /** Default `process.stdout`. Nothing but MCP messages may be written to it. */
+  stdout?: Writable;
+  /** The longest message accepted, in bytes. Default 16 MiB. */
+  maxMessageBytes?: number;
+}
+
+/**
+ * The server side of MCP's stdio transport: messages arrive on stdin and leave on stdout, one per line. stdout must
+ * carry nothing else: call `redirectConsoleToStderr()` once at start-up to keep stray `console.log` calls off it.
+ * stderr is free for logs. A line that is not valid JSON-RPC is answered with the JSON-RPC error (-32700 or -32600)
+ * and reported through `onerror`; the server keeps running.
+ *
+ * @example
+ * import { StdioServerTransport, redirectConsoleToStderr } from '@mcpkit/transport-stdio';
+ * redirectConsoleToStderr();
+ * await server.connect(new StdioServerTransport());
+ */
+export class StdioServerTransport extends StreamTransport {
+  constructor(options: StdioServerTransportOptions = {}) {
+    super({
+      input: options.stdin ?? process.stdin,
+      output: options.stdout ?? process.stdout,
+      maxMessageBytes: options.maxMessageBytes,
+      answerInvalidMessages: true,
+    });
+  }
+}
+
+type ConsoleMethod = 'log' | 'info' | 'debug';
+
+/**
+ * Sends `console.log`, `console.info` and `console.debug` to stderr instead of stdout, so that nothing but MCP
+ * messages reaches a stdio server's stdout. Returns a function that restores them.
+ */
+export function redirectConsoleToStderr(): () => void {
+  const methods: ConsoleMethod[] = ['log', 'info', 'debug'];
+  const originals = methods.map((method) => console[method]);
+  for (const method of methods) console[method] = console.error.bind(console);
+  return () => {
+    methods.forEach((method, index) => {
+      console[method] = originals[index]!;
+    });
+  };
+}

@@ -1,0 +1,124 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  encodeLine,
+  type JsonRpcMessage,
+  LineDecoder,
+  type MessageInfo,
+  parseMessage,
+  type Transport,
+} from '@mcpkit/jsonrpc-core';
+
+/** Options for `StreamTransport`. */
+export interface StreamTransportOptions {
+  /** Where messages arrive, one JSON-RPC message per line. */
+  input: Readable;
+  /** Where messages go, one per line. */
+  output: Writable;
+  /** The longest message accepted, in bytes. A longer line is dropped and reported through `onerror`. Default 16 MiB. */
+  maxMessageBytes?: number;
+  /**
+   * Answer a line that is not valid JSON-RPC with the JSON-RPC error response (-32700 / -32600) on `output`, as a
+   * server must. Clients leave this off: a server's garbage is reported through `onerror` only.
+   */
+  answerInvalidMessages?: boolean;
+}
+
+/**
+ * A `Transport` over a pair of Node streams carrying newline-delimited JSON-RPC: the framing MCP's stdio transport
+ * uses, and the one it recommends for any other byte stream (a socket, a pipe). `StdioServerTransport` and
+ * `StdioClientTransport` are built on it.
+ *
+ * Writes respect back-pressure: `send` resolves at once while the stream accepts data, and waits for `drain` when
+ * its buffer is full, so a slow reader cannot make us buffer without bound.
+ */
+export class StreamTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
+  onclose?: (reason?: Error) => void;
+  onerror?: (error: Error) => void;
+
+  readonly #input: Readable;
+  readonly #output: Writable;
+  readonly #answerInvalid: boolean;
+  readonly #decoder: LineDecoder;
+  #started = false;
+  #closed = false;
+  #drain: Promise<void> | undefined;
+
+  constructor(options: StreamTransportOptions) {
+    this.#input = options.input;
+    this.#output = options.output;
+    this.#answerInvalid = options.answerInvalidMessages ?? false;
+    this.#decoder = new LineDecoder({
+      maxLineBytes: options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES,
+      onLine: (line) => this.#receive(line),
+      onError: (error) => this.onerror?.(error),
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('StreamTransport: start() was already called; a transport starts once');
+    this.#started = true;
+    this.#input.on('data', this.#onData);
+    this.#input.on('end', this.#onEnd);
+    this.#input.on('error', this.#onStreamError);
+    this.#output.on('error', this.#onStreamError);
+  }
+
+  send(message: JsonRpcMessage): Promise<void> | undefined {
+    if (this.#closed) return Promise.reject(new Error('StreamTransport: cannot send, the transport is closed'));
+    if (this.#drain) return this.#drain.then(() => this.send(message) ?? undefined);
+    if (this.#output.write(encodeLine(message))) return undefined;
+    this.#drain = new Promise<void>((resolve) => {
+      this.#output.once('drain', () => {
+        this.#drain = undefined;
+        resolve();
+      });
+    });
+    return this.#drain;
+  }
+
+  async close(): Promise<void> {
+    this.closeWith(undefined);
+  }
+
+  /** Closes the transport, telling `onclose` why (for subclasses that know, e.g. a child process exited). */
+  protected closeWith(reason: Error | undefined): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#input.off('data', this.#onData);
+    this.#input.off('end', this.#onEnd);
+    this.#input.off('error', this.#onStreamError);
+    this.#output.off('error', this.#onStreamError);
+    this.#decoder.end();
+    this.onclose?.(reason);
+  }
+
+  /** Called when `input` ends; closes the transport. Subclasses that learn the reason elsewhere override it. */
+  protected onInputEnd(): void {
+    this.closeWith(undefined);
+  }
+
+  /** True once the transport has closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #receive(line: string): void {
+    const outcome = parseMessage(line);
+    if (outcome.ok) {
+      this.onmessage?.(outcome.message);
+      return;
+    }
+    this.onerror?.(new Error(`StreamTransport: ignored an invalid message: ${outcome.error.error.message}`));
+    if (this.#answerInvalid && !this.#closed) this.#output.write(encodeLine(outcome.error));
+  }
+
+  readonly #onData = (chunk: Uint8Array | string) => this.#decoder.push(chunk);
+  readonly #onEnd = () => this.onInputEnd();
+  readonly #onStreamError = (error: Error) => {
+    this.onerror?.(error);
+    // A broken pipe will never carry another message.
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') this.closeWith(error);
+  };
+}

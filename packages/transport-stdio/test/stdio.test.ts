@@ -1,0 +1,223 @@
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { ConnectionClosedError, type JsonRpcMessage, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServerProcessExitedError, StdioClientTransport, StdioServerTransport } from '../src/index';
+
+const fixture = join(import.meta.dirname, 'fixtures', 'echo-server.mjs');
+
+function collect(stream: PassThrough): () => unknown[] {
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  return () =>
+    text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line));
+}
+
+describe('StdioServerTransport', () => {
+  it('delivers messages split across chunks and multi-byte characters', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport({ stdin, stdout });
+    const received: JsonRpcMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+
+    const bytes = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"héllo 世界"}}\r\n');
+    for (let i = 0; i < bytes.length; i += 5) stdin.write(bytes.subarray(i, i + 5));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(received).toEqual([{ jsonrpc: '2.0', id: 1, method: 'echo', params: { text: 'héllo 世界' } }]);
+  });
+
+  it('answers invalid lines with the JSON-RPC error and keeps going', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const output = collect(stdout);
+    const transport = new StdioServerTransport({ stdin, stdout });
+    const errors: Error[] = [];
+    const received: JsonRpcMessage[] = [];
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+
+    stdin.write('this is not json\n{"jsonrpc":"2.0","id":7,"method":42}\n{"jsonrpc":"2.0","method":"ok"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(output()).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700 }) },
+      { jsonrpc: '2.0', id: 7, error: expect.objectContaining({ code: -32600 }) },
+    ]);
+    expect(errors).toHaveLength(2);
+    expect(received).toEqual([{ jsonrpc: '2.0', method: 'ok' }]);
+  });
+
+  it('drops an oversized line without buffering it and resynchronises', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport({ stdin, stdout, maxMessageBytes: 64 });
+    const errors: Error[] = [];
+    const received: JsonRpcMessage[] = [];
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+
+    stdin.write(`{"jsonrpc":"2.0","method":"big","params":{"x":"${'a'.repeat(1000)}"}}\n`);
+    stdin.write('{"jsonrpc":"2.0","method":"small"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(errors.map((error) => error.name)).toEqual(['FrameTooLargeError']);
+    expect(received).toEqual([{ jsonrpc: '2.0', method: 'small' }]);
+  });
+
+  it('writes one line per message, waits for drain under back-pressure, and closes when stdin ends', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 16 });
+    const transport = new StdioServerTransport({ stdin, stdout });
+    let closed = 0;
+    transport.onclose = () => closed++;
+    await transport.start();
+
+    const pending = transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { data: 'x'.repeat(100) },
+    });
+    expect(pending).toBeInstanceOf(Promise);
+    let drained = false;
+    void pending?.then(() => {
+      drained = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    const line = stdout.read() as Buffer;
+    expect(JSON.parse(line.toString('utf8'))).toMatchObject({ method: 'notifications/message' });
+    expect(line.toString('utf8').endsWith('\n')).toBe(true);
+    await pending;
+    expect(drained).toBe(true);
+
+    stdin.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(1);
+    await expect(transport.send({ jsonrpc: '2.0', method: 'late' })).rejects.toThrow(/closed/);
+  });
+});
+
+describe('StdioClientTransport', () => {
+  const transports: StdioClientTransport[] = [];
+  afterEach(async () => {
+    await Promise.all(transports.splice(0).map((transport) => transport.close()));
+  });
+
+  function start(options: Partial<ConstructorParameters<typeof StdioClientTransport>[0]> = {}) {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [fixture], ...options });
+    transports.push(transport);
+    const received: JsonRpcMessage[] = [];
+    const next = () =>
+      new Promise<JsonRpcMessage>((resolve) => {
+        transport.onmessage = (message) => resolve(message);
+      });
+    return { transport, received, next };
+  }
+
+  it('spawns the server and exchanges messages', async () => {
+    const { transport, next } = start();
+    await transport.start();
+    const reply = next();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'echo', params: { text: 'hi' } });
+    expect(await reply).toEqual({ jsonrpc: '2.0', id: 1, result: { text: 'hi' } });
+  });
+
+  it('passes only a safe subset of the environment unless told otherwise', async () => {
+    process.env.MCPKIT_TEST_SECRET = 'hunter2';
+    try {
+      const safe = start({ env: { MCPKIT_GIVEN: 'yes' } });
+      await safe.transport.start();
+      let reply = safe.next();
+      await safe.transport.send({ jsonrpc: '2.0', id: 1, method: 'env', params: { name: 'MCPKIT_TEST_SECRET' } });
+      expect(await reply).toMatchObject({ result: { value: null } });
+      reply = safe.next();
+      await safe.transport.send({ jsonrpc: '2.0', id: 2, method: 'env', params: { name: 'MCPKIT_GIVEN' } });
+      expect(await reply).toMatchObject({ result: { value: 'yes' } });
+
+      const all = start({ inheritEnv: true });
+      await all.transport.start();
+      reply = all.next();
+      await all.transport.send({ jsonrpc: '2.0', id: 3, method: 'env', params: { name: 'MCPKIT_TEST_SECRET' } });
+      expect(await reply).toMatchObject({ result: { value: 'hunter2' } });
+    } finally {
+      delete process.env.MCPKIT_TEST_SECRET;
+    }
+  });
+
+  it('reports the exit code and the tail of stderr when the server dies', async () => {
+    const { transport } = start();
+    const closed = new Promise<Error | undefined>((resolve) => {
+      transport.onclose = (reason) => resolve(reason);
+    });
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'crash' });
+    const reason = await closed;
+    expect(reason).toBeInstanceOf(ServerProcessExitedError);
+    expect((reason as ServerProcessExitedError).exitCode).toBe(3);
+    expect(reason?.message).toMatch(/exited with code 3/);
+    expect(reason?.message).toMatch(/the database is on fire/);
+  });
+
+  it('rejects every pending request at once, naming the exit code and stderr, when the server dies', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [fixture] });
+    transports.push(transport);
+    const peer = new JsonRpcPeer();
+    await peer.connect(transport);
+    // Two requests the fixture never answers, then one that kills it.
+    const pending = [peer.request('unanswered-1'), peer.request('unanswered-2')].map((request) =>
+      request.catch((error: unknown) => error),
+    );
+    const began = Date.now();
+    void peer.request('crash').catch(() => {});
+    const errors = (await Promise.all(pending)) as ConnectionClosedError[];
+    expect(Date.now() - began).toBeLessThan(2_000);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(ConnectionClosedError);
+      expect(error.message).toMatch(/exited with code 3/);
+      expect(error.message).toMatch(/the database is on fire/);
+      expect(error.cause).toBeInstanceOf(ServerProcessExitedError);
+    }
+  });
+
+  it('fails start() clearly when the command does not exist', async () => {
+    const { transport } = start({ command: '/nonexistent/mcp-server' });
+    await expect(transport.start()).rejects.toThrow(/Could not start the MCP server process.*ENOENT/);
+  });
+
+  it('shuts down gently: closing stdin is enough for a well-behaved server', async () => {
+    const { transport } = start();
+    let reason: Error | undefined | null = null;
+    transport.onclose = (error) => {
+      reason = error;
+    };
+    await transport.start();
+    const began = Date.now();
+    await transport.close();
+    expect(Date.now() - began).toBeLessThan(1500);
+    expect(reason).toBeUndefined();
+  });
+
+  it('escalates to SIGTERM then SIGKILL for a server that ignores both stdin and SIGTERM', async () => {
+    const { transport, next } = start({ closeStdinGraceMs: 100, sigtermGraceMs: 100 });
+    await transport.start();
+    const ready = next();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'stubborn' });
+    await ready;
+    const pid = transport.pid!;
+    const began = Date.now();
+    await transport.close();
+    // Both grace periods ran out before the kill.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(190);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
