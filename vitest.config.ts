@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // One vitest run covers every workspace package and app. Each folder is a project named after it; tests live next to
 // the source (src/**/*.test.ts) or in test/. Workspace packages resolve to their TypeScript source through the
 // "@mcpkit/source" export condition, so tests never need a build first.
-const folders = ['packages', 'apps'].flatMap((group) =>
+const folders = ['packages', 'apps', 'tools'].flatMap((group) =>
   existsSync(group)
     ? readdirSync(group, { withFileTypes: true })
         .filter((entry) => entry.isDirectory() && existsSync(`${group}/${entry.name}/package.json`))

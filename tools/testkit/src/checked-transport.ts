@@ -1,0 +1,123 @@
+import type { JsonRpcMessage, MessageInfo, Transport, TransportSendOptions } from '@mcpkit/jsonrpc-core';
+import { REVISIONS, type Revision, type Sender, WireLedger, wireSchema } from './wire-schema';
+
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** One message that did not match the official schema of its revision. */
+export interface WireViolation {
+  sender: Sender;
+  revision: Revision;
+  message: JsonRpcMessage;
+  problems: string[];
+}
+
+/** Options for `checkWire`. */
+export interface CheckWireOptions {
+  /** Which side the wrapped transport belongs to: its `send` carries this side's messages. */
+  side: Sender;
+  /**
+   * The revision to check against. Default `'auto'`: a request carrying the 2026-07-28 `_meta` envelope uses its
+   * version; otherwise the version `initialize` negotiated (its request's version until the result arrives).
+   */
+  revision?: Revision | 'auto';
+  /** Where violations go; default: collected on the returned transport's `violations`. */
+  onViolation?: (violation: WireViolation) => void;
+}
+
+/** A transport whose every message, both ways, is checked against the official schema. */
+export interface CheckedTransport extends Transport {
+  readonly violations: WireViolation[];
+  /** Throws with every violation seen so far, if any. */
+  assertClean(): void;
+}
+
+function isRevision(value: unknown): value is Revision {
+  return typeof value === 'string' && (REVISIONS as readonly string[]).includes(value);
+}
+
+/**
+ * Wraps a transport so that every message it sends and receives is validated against the official JSON Schema of the
+ * revision in use; a test fails (via `assertClean()`) when our code puts an invalid message on the wire.
+ *
+ * @example
+ * const [clientSide, serverSide] = createLinkedTransports();
+ * const checked = checkWire(serverSide, { side: 'server' });
+ * await server.connect(checked);
+ * // ... exercise the server ...
+ * checked.assertClean();
+ */
+export function checkWire(transport: Transport, options: CheckWireOptions): CheckedTransport {
+  const ledger = new WireLedger();
+  const violations: WireViolation[] = [];
+  const fixed = options.revision && options.revision !== 'auto' ? options.revision : undefined;
+  let negotiated: Revision | undefined;
+  const modernIds = new Set<string>();
+
+  const revisionFor = (sender: Sender, message: JsonRpcMessage, requestMethod: string | undefined): Revision => {
+    if (fixed) return fixed;
+    if ('method' in message) {
+      const params = message.params as Record<string, unknown> | undefined;
+      const meta = params?._meta as Record<string, unknown> | undefined;
+      const version = meta?.[PROTOCOL_VERSION_KEY];
+      if (isRevision(version)) {
+        if ('id' in message) modernIds.add(`${sender}:${message.id}`);
+        return version;
+      }
+      if (message.method === 'initialize' && isRevision(params?.protocolVersion)) {
+        negotiated = params.protocolVersion;
+      }
+      return negotiated ?? '2026-07-28';
+    }
+    const id = (message as { id: unknown }).id;
+    const asker: Sender = sender === 'client' ? 'server' : 'client';
+    if (modernIds.delete(`${asker}:${String(id)}`)) return '2026-07-28';
+    if (requestMethod === 'initialize' && 'result' in message) {
+      const version = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      if (isRevision(version)) negotiated = version;
+    }
+    return negotiated ?? '2026-07-28';
+  };
+
+  const inspect = (sender: Sender, message: JsonRpcMessage) => {
+    const requestMethod = ledger.observe(sender, message);
+    const revision = revisionFor(sender, message, requestMethod);
+    const problems = wireSchema(revision).check(message, requestMethod);
+    if (problems.length === 0) return;
+    const violation = { sender, revision, message, problems };
+    if (options.onViolation) options.onViolation(violation);
+    else violations.push(violation);
+  };
+
+  const other: Sender = options.side === 'client' ? 'server' : 'client';
+  const checked: CheckedTransport = {
+    violations,
+    get sessionId() {
+      return transport.sessionId;
+    },
+    start: () => {
+      transport.onmessage = (message: JsonRpcMessage, info?: MessageInfo) => {
+        inspect(other, message);
+        checked.onmessage?.(message, info);
+      };
+      transport.onclose = (reason?: Error) => checked.onclose?.(reason);
+      transport.onerror = (error: Error) => checked.onerror?.(error);
+      return transport.start();
+    },
+    send: (message: JsonRpcMessage, sendOptions?: TransportSendOptions) => {
+      inspect(options.side, message);
+      return transport.send(message, sendOptions);
+    },
+    close: () => transport.close(),
+    assertClean() {
+      if (violations.length === 0) return;
+      const lines = violations.map(
+        (violation) =>
+          `${violation.sender} sent an invalid ${violation.revision} message ${JSON.stringify(violation.message)}:\n  ${violation.problems.join('\n  ')}`,
+      );
+      throw new Error(
+        `${violations.length} message(s) on the wire do not match the official schema:\n${lines.join('\n')}`,
+      );
+    },
+  };
+  return checked;
+}
