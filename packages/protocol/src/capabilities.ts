@@ -1,0 +1,516 @@
+import type { ClientCapabilities, ServerCapabilities } from './types/capabilities.js';
+import type { SubscriptionFilter } from './types/subscriptions.js';
+import { isSupportedVersion, type ProtocolVersion } from './versions.js';
+
+/** Which peer a capability belongs to. */
+export type CapabilitySide = 'client' | 'server';
+
+/** Which way a message travels. */
+export type MessageDirection = 'clientToServer' | 'serverToClient' | 'both';
+
+/** A path into a capabilities object, e.g. `['resources', 'subscribe']` or `['extensions', TASKS_EXTENSION_ID]`. */
+export type CapabilityPath = readonly string[];
+
+/** One capability a message needs: whose, and where in their capabilities object. */
+export interface CapabilityRequirement {
+  readonly side: CapabilitySide;
+  readonly path: CapabilityPath;
+}
+
+/** The id of the 2026-07-28 tasks extension (SEP-2663), a key of `capabilities.extensions`. */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/**
+ * How a method exists in a revision:
+ *
+ * - `request` / `notification`: a JSON-RPC message on the wire;
+ * - `inputRequest`: 2026-07-28's sampling, roots and elicitation, which travel only inside an `InputRequiredResult`.
+ *
+ * `extension` names the extension that defines the method in that revision (the 2026 tasks methods).
+ */
+export type MethodAvailability =
+  | {
+      available: true;
+      kind: 'request' | 'notification' | 'inputRequest';
+      direction: MessageDirection;
+      extension?: string;
+    }
+  | { available: false; reason: string };
+
+interface Span {
+  since: ProtocolVersion;
+  removedIn?: ProtocolVersion;
+  kind: 'request' | 'notification' | 'inputRequest';
+  direction: MessageDirection;
+  extension?: string;
+}
+
+type Gate = (
+  version: ProtocolVersion,
+  params: Record<string, unknown>,
+  receiver: CapabilitySide,
+) => CapabilityRequirement[];
+
+interface MethodRule {
+  spans: readonly Span[];
+  gate?: Gate;
+}
+
+const ALL = '2024-11-05';
+const MODERN = '2026-07-28';
+const CORE_TASKS = '2025-11-25';
+
+const other = (side: CapabilitySide): CapabilitySide => (side === 'client' ? 'server' : 'client');
+const server = (...path: string[]): CapabilityRequirement => ({ side: 'server', path });
+const client = (...path: string[]): CapabilityRequirement => ({ side: 'client', path });
+const fixed =
+  (...requirements: CapabilityRequirement[]): Gate =>
+  () =>
+    requirements;
+
+const legacyRequest = (direction: MessageDirection, since: ProtocolVersion = ALL): Span[] => [
+  { since, removedIn: MODERN, kind: 'request', direction },
+];
+const everyRequest = (direction: MessageDirection): Span[] => [{ since: ALL, kind: 'request', direction }];
+const serverToClientThenInput = (since: ProtocolVersion): Span[] => [
+  { since, removedIn: MODERN, kind: 'request', direction: 'serverToClient' },
+  { since: MODERN, kind: 'inputRequest', direction: 'serverToClient' },
+];
+const coreTasksThenExtension: Span[] = [
+  { since: CORE_TASKS, removedIn: MODERN, kind: 'request', direction: 'both' },
+  { since: MODERN, kind: 'request', direction: 'clientToServer', extension: TASKS_EXTENSION_ID },
+];
+const tasksGate =
+  (...corePath: string[]): Gate =>
+  (version, _params, receiver) =>
+    version >= MODERN ? [server('extensions', TASKS_EXTENSION_ID)] : [{ side: receiver, path: ['tasks', ...corePath] }];
+
+const taskAugmented = (version: ProtocolVersion, params: Record<string, unknown>): boolean =>
+  version === CORE_TASKS && params.task !== undefined && params.task !== null;
+
+// The table of REVISIONS.md: every request and notification, the revisions it exists in, and the capability that
+// gates it. For requests the gate is the receiver's capability; for notifications it is the one the table names
+// (mostly the sender's, e.g. `tools.listChanged`; the client's `elicitation.url` for elicitation/complete).
+const RULES: Readonly<Record<string, MethodRule>> = {
+  initialize: { spans: legacyRequest('clientToServer') },
+  ping: { spans: legacyRequest('both') },
+  'server/discover': { spans: [{ since: MODERN, kind: 'request', direction: 'clientToServer' }] },
+  'resources/list': { spans: everyRequest('clientToServer'), gate: fixed(server('resources')) },
+  'resources/templates/list': { spans: everyRequest('clientToServer'), gate: fixed(server('resources')) },
+  'resources/read': { spans: everyRequest('clientToServer'), gate: fixed(server('resources')) },
+  'resources/subscribe': { spans: legacyRequest('clientToServer'), gate: fixed(server('resources', 'subscribe')) },
+  'resources/unsubscribe': { spans: legacyRequest('clientToServer'), gate: fixed(server('resources', 'subscribe')) },
+  'subscriptions/listen': { spans: [{ since: MODERN, kind: 'request', direction: 'clientToServer' }] },
+  'prompts/list': { spans: everyRequest('clientToServer'), gate: fixed(server('prompts')) },
+  'prompts/get': { spans: everyRequest('clientToServer'), gate: fixed(server('prompts')) },
+  'tools/list': { spans: everyRequest('clientToServer'), gate: fixed(server('tools')) },
+  'tools/call': {
+    spans: everyRequest('clientToServer'),
+    gate: (version, params) =>
+      taskAugmented(version, params)
+        ? [server('tools'), server('tasks', 'requests', 'tools', 'call')]
+        : [server('tools')],
+  },
+  'logging/setLevel': { spans: legacyRequest('clientToServer'), gate: fixed(server('logging')) },
+  // 2024-11-05 has no dedicated capability: completion is implied by prompts or resources.
+  'completion/complete': {
+    spans: everyRequest('clientToServer'),
+    gate: (version) => (version >= '2025-03-26' ? [server('completions')] : []),
+  },
+  'sampling/createMessage': {
+    spans: serverToClientThenInput(ALL),
+    gate: (version, params) => {
+      const required = [client('sampling')];
+      if (version >= '2025-11-25') {
+        if (params.tools !== undefined || params.toolChoice !== undefined) required.push(client('sampling', 'tools'));
+        if (params.includeContext === 'thisServer' || params.includeContext === 'allServers') {
+          required.push(client('sampling', 'context'));
+        }
+      }
+      if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'sampling', 'createMessage'));
+      return required;
+    },
+  },
+  'roots/list': { spans: serverToClientThenInput(ALL), gate: fixed(client('roots')) },
+  'elicitation/create': {
+    spans: serverToClientThenInput('2025-06-18'),
+    gate: (version, params) => {
+      if (version < '2025-11-25') return [client('elicitation')];
+      const required = [client('elicitation', params.mode === 'url' ? 'url' : 'form')];
+      if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'elicitation', 'create'));
+      return required;
+    },
+  },
+  'tasks/get': { spans: coreTasksThenExtension, gate: tasksGate() },
+  'tasks/result': {
+    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'request', direction: 'both' }],
+    gate: tasksGate(),
+  },
+  'tasks/list': {
+    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'request', direction: 'both' }],
+    gate: tasksGate('list'),
+  },
+  'tasks/cancel': { spans: coreTasksThenExtension, gate: tasksGate('cancel') },
+  'tasks/update': {
+    spans: [{ since: MODERN, kind: 'request', direction: 'clientToServer', extension: TASKS_EXTENSION_ID }],
+    gate: fixed(server('extensions', TASKS_EXTENSION_ID)),
+  },
+
+  'notifications/initialized': {
+    spans: [{ since: ALL, removedIn: MODERN, kind: 'notification', direction: 'clientToServer' }],
+  },
+  'notifications/cancelled': { spans: [{ since: ALL, kind: 'notification', direction: 'both' }] },
+  'notifications/progress': {
+    spans: [
+      { since: ALL, removedIn: MODERN, kind: 'notification', direction: 'both' },
+      { since: MODERN, kind: 'notification', direction: 'serverToClient' },
+    ],
+  },
+  'notifications/message': {
+    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
+    gate: fixed(server('logging')),
+  },
+  'notifications/resources/list_changed': {
+    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
+    gate: fixed(server('resources', 'listChanged')),
+  },
+  'notifications/resources/updated': {
+    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
+    gate: fixed(server('resources', 'subscribe')),
+  },
+  'notifications/prompts/list_changed': {
+    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
+    gate: fixed(server('prompts', 'listChanged')),
+  },
+  'notifications/tools/list_changed': {
+    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
+    gate: fixed(server('tools', 'listChanged')),
+  },
+  'notifications/roots/list_changed': {
+    spans: [{ since: ALL, removedIn: MODERN, kind: 'notification', direction: 'clientToServer' }],
+    gate: fixed(client('roots', 'listChanged')),
+  },
+  // Sent by whichever side runs the task, so the gate is the sender's (the receiver's peer's) `tasks`.
+  'notifications/tasks/status': {
+    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'notification', direction: 'both' }],
+    gate: (_version, _params, receiver) => [{ side: other(receiver), path: ['tasks'] }],
+  },
+  'notifications/elicitation/complete': {
+    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'notification', direction: 'serverToClient' }],
+    gate: fixed(client('elicitation', 'url')),
+  },
+  'notifications/subscriptions/acknowledged': {
+    spans: [{ since: MODERN, kind: 'notification', direction: 'serverToClient' }],
+  },
+  'notifications/tasks': {
+    spans: [{ since: MODERN, kind: 'notification', direction: 'serverToClient', extension: TASKS_EXTENSION_ID }],
+    gate: fixed(server('extensions', TASKS_EXTENSION_ID)),
+  },
+};
+
+function spanFor(rule: MethodRule, version: string): Span | undefined {
+  for (const span of rule.spans) {
+    if (version >= span.since && (span.removedIn === undefined || version < span.removedIn)) return span;
+  }
+  return undefined;
+}
+
+/**
+ * Whether and how `method` exists in revision `version`.
+ *
+ * @example
+ * ```ts
+ * methodAvailability('ping', '2025-11-25'); // { available: true, kind: 'request', direction: 'both' }
+ * methodAvailability('ping', '2026-07-28'); // { available: false, reason: "'ping' was removed in 2026-07-28" }
+ * methodAvailability('roots/list', '2026-07-28').kind; // 'inputRequest'
+ * ```
+ */
+export function methodAvailability(method: string, version: string): MethodAvailability {
+  if (!isSupportedVersion(version)) {
+    return { available: false, reason: `Unknown protocol version '${version}'` };
+  }
+  const rule = Object.hasOwn(RULES, method) ? RULES[method] : undefined;
+  if (rule === undefined) return { available: false, reason: `'${method}' is not an MCP method` };
+  const span = spanFor(rule, version);
+  if (span === undefined) {
+    const first = rule.spans[0]!;
+    const last = rule.spans[rule.spans.length - 1]!;
+    const reason =
+      version < first.since
+        ? `'${method}' does not exist in ${version}; it was added in ${first.since}`
+        : `'${method}' was removed in ${last.removedIn}`;
+    return { available: false, reason };
+  }
+  return span.extension === undefined
+    ? { available: true, kind: span.kind, direction: span.direction }
+    : { available: true, kind: span.kind, direction: span.direction, extension: span.extension };
+}
+
+/**
+ * Whether `method` exists as a JSON-RPC request or notification in `version`. False for 2026-07-28's input requests
+ * (sampling, roots, elicitation), which never travel as JSON-RPC requests.
+ *
+ * @example
+ * ```ts
+ * methodExists('initialize', '2025-06-18'); // true
+ * methodExists('initialize', '2026-07-28'); // false
+ * methodExists('sampling/createMessage', '2026-07-28'); // false: an input request there
+ * ```
+ */
+export function methodExists(method: string, version: string): boolean {
+  const availability = methodAvailability(method, version);
+  return availability.available && availability.kind !== 'inputRequest';
+}
+
+/** Options of {@link requiredCapability}. */
+export interface RequiredCapabilityOptions {
+  /**
+   * Who receives the message, for methods that travel both ways (`ping`, 2025-11-25 `tasks/*`,
+   * `notifications/tasks/status`). Defaults to the receiver implied by the direction, or `'server'`.
+   */
+  receiver?: CapabilitySide;
+}
+
+/**
+ * The capabilities `method` needs in `version`, all of which must be present:
+ *
+ * - for requests (and 2026 input requests), the receiver's capabilities;
+ * - for notifications, the capability REVISIONS.md names (mostly the sender's, e.g. server `tools.listChanged`).
+ *
+ * `params` refines the answer: task augmentation (2025-11-25), sampling `tools` / `toolChoice` / `includeContext`,
+ * elicitation `mode`. Returns `[]` when nothing is needed and `undefined` when the method does not exist in that
+ * revision (see {@link methodAvailability} for why).
+ *
+ * @example
+ * ```ts
+ * requiredCapability('completion/complete', '2024-11-05'); // []
+ * requiredCapability('completion/complete', '2025-03-26'); // [{ side: 'server', path: ['completions'] }]
+ * requiredCapability('elicitation/create', '2025-11-25', { mode: 'url', url: 'https://x', message: 'm' });
+ * // [{ side: 'client', path: ['elicitation', 'url'] }]
+ * requiredCapability('logging/setLevel', '2026-07-28'); // undefined
+ * ```
+ */
+export function requiredCapability(
+  method: string,
+  version: string,
+  params?: unknown,
+  options: RequiredCapabilityOptions = {},
+): CapabilityRequirement[] | undefined {
+  if (!isSupportedVersion(version)) return undefined;
+  const rule = Object.hasOwn(RULES, method) ? RULES[method] : undefined;
+  if (rule === undefined) return undefined;
+  const span = spanFor(rule, version);
+  if (span === undefined) return undefined;
+  if (rule.gate === undefined) return [];
+  const receiver = options.receiver ?? (span.direction === 'serverToClient' ? 'client' : 'server');
+  const paramsObject =
+    params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+  return rule.gate(version, paramsObject, receiver);
+}
+
+/**
+ * Whether `capabilities` has the capability at `path`. A value that is `undefined`, `null` or `false` (as in
+ * `listChanged: false`) is absent. One implicit rule applies (2025-11-25+): an `elicitation` object with neither
+ * `form` nor `url` means form only, so `['elicitation', 'form']` is present in `{ elicitation: {} }`.
+ *
+ * @example
+ * ```ts
+ * hasCapability({ resources: { subscribe: true } }, ['resources', 'subscribe']); // true
+ * hasCapability({ elicitation: {} }, ['elicitation', 'form']); // true
+ * hasCapability({ elicitation: {} }, ['elicitation', 'url']); // false
+ * ```
+ */
+export function hasCapability(
+  capabilities: ClientCapabilities | ServerCapabilities | undefined,
+  path: CapabilityPath,
+): boolean {
+  let node: unknown = capabilities;
+  for (let index = 0; index < path.length; index++) {
+    if (node === null || typeof node !== 'object') return false;
+    const key = path[index]!;
+    const next: unknown = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+    if (next === undefined || next === null || next === false) {
+      return index === 1 && path.length === 2 && path[0] === 'elicitation' && key === 'form' && isFormOnly(node);
+    }
+    node = next;
+  }
+  return true;
+}
+
+function isFormOnly(elicitation: object): boolean {
+  const record = elicitation as Record<string, unknown>;
+  return (record.form === undefined || record.form === null) && (record.url === undefined || record.url === null);
+}
+
+/** The capabilities objects of both peers, as far as they are known. */
+export interface PeerCapabilities {
+  client?: ClientCapabilities;
+  server?: ServerCapabilities;
+}
+
+/**
+ * The requirements of `method` in `version` that `capabilities` do not meet; `[]` when all are met. Throws a
+ * {@link CapabilityError} (`ERR_METHOD_NOT_AVAILABLE`) when the method does not exist in that revision.
+ *
+ * @example
+ * ```ts
+ * const missing = missingCapabilities('sampling/createMessage', '2025-11-25', { client: { sampling: {} } }, { tools: [] });
+ * // [{ side: 'client', path: ['sampling', 'tools'] }]
+ * ```
+ */
+export function missingCapabilities(
+  method: string,
+  version: string,
+  capabilities: PeerCapabilities,
+  params?: unknown,
+  options?: RequiredCapabilityOptions,
+): CapabilityRequirement[] {
+  const required = requiredCapability(method, version, params, options);
+  if (required === undefined) {
+    const availability = methodAvailability(method, version) as { reason: string };
+    throw new CapabilityError('ERR_METHOD_NOT_AVAILABLE', `${availability.reason}.`, { method, version, missing: [] });
+  }
+  return required.filter((requirement) => !hasCapability(capabilities[requirement.side], requirement.path));
+}
+
+/**
+ * Throws a {@link CapabilityError} unless `method` exists in `version` and every capability it needs is present.
+ *
+ * @example
+ * ```ts
+ * assertCapability('resources/subscribe', '2025-06-18', { server: serverCapabilities });
+ * // throws: "resources/subscribe needs the server capability resources.subscribe, which the server did not declare."
+ * ```
+ */
+export function assertCapability(
+  method: string,
+  version: string,
+  capabilities: PeerCapabilities,
+  params?: unknown,
+  options?: RequiredCapabilityOptions,
+): void {
+  const missing = missingCapabilities(method, version, capabilities, params, options);
+  if (missing.length === 0) return;
+  const described = missing
+    .map((requirement) => `the ${requirement.side} capability ${formatCapabilityPath(requirement.path)}`)
+    .join(' and ');
+  const sides = [...new Set(missing.map((requirement) => requirement.side))].join(' and ');
+  throw new CapabilityError(
+    'ERR_MISSING_CAPABILITY',
+    `${method} needs ${described}, which the ${sides} did not declare (protocol version ${version}).`,
+    { method, version, missing },
+  );
+}
+
+/**
+ * Formats a capability path for people: `resources.subscribe`, `extensions["io.modelcontextprotocol/tasks"]`.
+ *
+ * @example
+ * ```ts
+ * formatCapabilityPath(['elicitation', 'url']); // 'elicitation.url'
+ * ```
+ */
+export function formatCapabilityPath(path: CapabilityPath): string {
+  let text = '';
+  for (const key of path) {
+    text += /^[A-Za-z_$][\w$]*$/.test(key) ? (text === '' ? key : `.${key}`) : `[${JSON.stringify(key)}]`;
+  }
+  return text;
+}
+
+/**
+ * Builds a capabilities object declaring `paths` (each leaf `{}`), e.g. for the `requiredCapabilities` data of a
+ * -32021 error.
+ *
+ * @example
+ * ```ts
+ * capabilitiesFromPaths([['elicitation', 'url'], ['sampling']]); // { elicitation: { url: {} }, sampling: {} }
+ * ```
+ */
+export function capabilitiesFromPaths(paths: Iterable<CapabilityPath>): ClientCapabilities & ServerCapabilities {
+  const root: Record<string, unknown> = {};
+  for (const path of paths) {
+    let node = root;
+    for (const key of path) {
+      const existing = node[key];
+      const next = existing !== null && typeof existing === 'object' ? (existing as Record<string, unknown>) : {};
+      node[key] = next;
+      node = next;
+    }
+  }
+  return root as ClientCapabilities & ServerCapabilities;
+}
+
+/**
+ * The part of a `subscriptions/listen` filter the server honours (2026-07-28): each key only with the matching server
+ * capability — `toolsListChanged` ← `tools.listChanged`, `promptsListChanged` ← `prompts.listChanged`,
+ * `resourcesListChanged` ← `resources.listChanged`, `resourceSubscriptions` ← `resources.subscribe`, `taskIds` ←
+ * the tasks extension. `false` and empty entries are dropped. The server acknowledges with this subset.
+ *
+ * @example
+ * ```ts
+ * honouredSubscriptionFilter({ toolsListChanged: true, promptsListChanged: true }, { tools: { listChanged: true } });
+ * // { toolsListChanged: true }
+ * ```
+ */
+export function honouredSubscriptionFilter(
+  requested: SubscriptionFilter,
+  capabilities: ServerCapabilities,
+): SubscriptionFilter {
+  const honoured: SubscriptionFilter = {};
+  if (requested.toolsListChanged === true && hasCapability(capabilities, ['tools', 'listChanged'])) {
+    honoured.toolsListChanged = true;
+  }
+  if (requested.promptsListChanged === true && hasCapability(capabilities, ['prompts', 'listChanged'])) {
+    honoured.promptsListChanged = true;
+  }
+  if (requested.resourcesListChanged === true && hasCapability(capabilities, ['resources', 'listChanged'])) {
+    honoured.resourcesListChanged = true;
+  }
+  if (
+    Array.isArray(requested.resourceSubscriptions) &&
+    requested.resourceSubscriptions.length > 0 &&
+    hasCapability(capabilities, ['resources', 'subscribe'])
+  ) {
+    honoured.resourceSubscriptions = requested.resourceSubscriptions;
+  }
+  if (
+    Array.isArray(requested.taskIds) &&
+    requested.taskIds.length > 0 &&
+    hasCapability(capabilities, ['extensions', TASKS_EXTENSION_ID])
+  ) {
+    honoured.taskIds = requested.taskIds;
+  }
+  return honoured;
+}
+
+/** What a {@link CapabilityError} knows. */
+export interface CapabilityErrorData {
+  method: string;
+  version: string;
+  /** The requirements that were not met (empty for `ERR_METHOD_NOT_AVAILABLE`). */
+  missing: CapabilityRequirement[];
+}
+
+/**
+ * A local check failed: the method does not exist in the negotiated revision (`ERR_METHOD_NOT_AVAILABLE`) or a peer
+ * lacks a capability it needs (`ERR_MISSING_CAPABILITY`). Never sent on the wire; a server answering a peer uses
+ * `methodNotFoundError` or `missingRequiredClientCapabilityError`.
+ *
+ * @example
+ * ```ts
+ * try { assertCapability('tools/call', version, { server: caps }); }
+ * catch (error) { if (error instanceof CapabilityError) console.log(error.data.missing); }
+ * ```
+ */
+export class CapabilityError extends Error {
+  override name = 'CapabilityError';
+  readonly code: 'ERR_METHOD_NOT_AVAILABLE' | 'ERR_MISSING_CAPABILITY';
+  readonly data: CapabilityErrorData;
+
+  constructor(code: CapabilityError['code'], message: string, data: CapabilityErrorData) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}

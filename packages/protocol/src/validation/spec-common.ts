@@ -1,0 +1,104 @@
+import {
+  array,
+  enumOf,
+  integer,
+  literal,
+  number,
+  type ObjectValidator,
+  type OptionalField,
+  object,
+  optional,
+  string,
+  union,
+  unknown,
+  type Validator,
+} from './kit.js';
+
+// Pieces that are the same in every revision's schema, and the two shapes a request/notification type takes:
+// up to 2025-06-18 a `FooRequest` is `{method, params}` (the JSON-RPC envelope is `JSONRPCRequest`), from 2025-11-25
+// on it carries `jsonrpc` and `id` itself.
+
+/** A JSON object with any keys and values (`{"type":"object"}`, `additionalProperties: {}` or `true`). */
+export const anyObject: ObjectValidator = object({}, { name: 'object' });
+
+/** `RequestId` / `ProgressToken`: `string | integer` in every revision. */
+export const requestId: Validator = union([string(), integer()], { name: 'string | integer' });
+
+export const role: Validator = enumOf(['assistant', 'user']);
+
+export const loggingLevel: Validator = enumOf([
+  'alert',
+  'critical',
+  'debug',
+  'emergency',
+  'error',
+  'info',
+  'notice',
+  'warning',
+]);
+
+/** `priority` and the model-preference priorities: a number in [0, 1]. */
+export const unitInterval: Validator = number({ minimum: 0, maximum: 1 });
+
+export const jsonrpcVersion: Validator = literal('2.0');
+
+export const ModelHint: ObjectValidator = object({ name: optional(string()) }, { name: 'ModelHint' });
+
+export const ModelPreferences: ObjectValidator = object(
+  {
+    costPriority: optional(unitInterval),
+    hints: optional(array(ModelHint)),
+    intelligencePriority: optional(unitInterval),
+    speedPriority: optional(unitInterval),
+  },
+  { name: 'ModelPreferences' },
+);
+
+/** The JSON-RPC error object (`Error` from 2025-11-25 on; inline before). */
+export const ErrorObject: ObjectValidator = object(
+  { code: integer(), message: string(), data: optional(unknown()) },
+  { name: 'Error' },
+);
+
+/** `{method, params}` request or notification type of 2024-11-05 … 2025-06-18. */
+export function legacyMessage(
+  name: string,
+  method: string,
+  params: Validator | undefined,
+  paramsRequired: boolean,
+): ObjectValidator {
+  const shape: Record<string, Validator | OptionalField> = { method: literal(method) };
+  if (params !== undefined) shape.params = paramsRequired ? params : optional(params);
+  return object(shape, { name });
+}
+
+/** `{jsonrpc, id, method, params}` request type of 2025-11-25 and later. */
+export function modernRequest(
+  name: string,
+  method: string,
+  params: Validator,
+  paramsRequired: boolean,
+): ObjectValidator {
+  return object(
+    {
+      id: requestId,
+      jsonrpc: jsonrpcVersion,
+      method: literal(method),
+      params: paramsRequired ? params : optional(params),
+    },
+    { name },
+  );
+}
+
+/** `{jsonrpc, method, params}` notification type of 2025-11-25 and later. */
+export function modernNotification(
+  name: string,
+  method: string,
+  params: Validator,
+  paramsRequired: boolean,
+): ObjectValidator {
+  return object(
+    { jsonrpc: jsonrpcVersion, method: literal(method), params: paramsRequired ? params : optional(params) },
+    { name },
+  );
+}
