@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.base';
 
-export default packageBuild({ "index": 'src/index.ts' });
+export default packageBuild({ index: 'src/index.ts' });
