@@ -1,0 +1,108 @@
+import {
+  type ClientCapabilities,
+  formatCapabilityPath,
+  type InputRequest,
+  type InputRequests,
+  type InputResponse,
+  type InputResponses,
+  missingCapabilities,
+} from '@mcpkit/protocol';
+import { McpClientError } from './errors';
+import type { InputHandlers, InputRequestContext } from './options';
+
+/** The input request methods and the handler that answers each. */
+const HANDLER_OF = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+} as const satisfies Record<string, keyof InputHandlers>;
+
+type InputMethod = keyof typeof HANDLER_OF;
+
+function isInputMethod(method: unknown): method is InputMethod {
+  return typeof method === 'string' && Object.hasOwn(HANDLER_OF, method);
+}
+
+/**
+ * Runs the handler for one input request (a legacy server→client request or a 2026-07-28 input request), after
+ * checking the client declared the capability it needs in `version`.
+ */
+export async function answerInputRequest(
+  handlers: InputHandlers,
+  declared: ClientCapabilities,
+  version: string,
+  request: { method: string; params?: unknown },
+  context: InputRequestContext,
+): Promise<InputResponse> {
+  const { method, params } = request;
+  const where = context.key === undefined ? `'${method}'` : `'${method}' (input request "${context.key}")`;
+  if (!isInputMethod(method)) {
+    throw new McpClientError('ERR_INVALID_RESULT', `The server asked for ${where}, which is not an input request`, {
+      method,
+      key: context.key,
+    });
+  }
+  const missing = missingCapabilities(method, version, { client: declared }, params);
+  if (missing.length > 0) {
+    const paths = missing.map((requirement) => formatCapabilityPath(requirement.path));
+    throw new McpClientError(
+      'ERR_UNDECLARED_INPUT_REQUEST',
+      `The server asked for ${where}, which needs the client capability ${paths.join(' and ')}; this client did not declare it`,
+      { method, key: context.key, missing: paths },
+    );
+  }
+  const kind = HANDLER_OF[method];
+  const handler = handlers[kind] as
+    | ((params: unknown, context: InputRequestContext) => InputResponse | Promise<InputResponse>)
+    | undefined;
+  if (handler === undefined) {
+    throw new McpClientError(
+      'ERR_NO_INPUT_HANDLER',
+      `The server asked for ${where}, but no "${kind}" handler was configured: pass handlers.${kind} to new Client()`,
+      { method, key: context.key, handler: kind },
+    );
+  }
+  return handler(params, context);
+}
+
+/**
+ * Fulfils every input request of an `input_required` result, concurrently. If one fails, the others' signal is
+ * aborted and the first failure is thrown: a retry needs every answer.
+ */
+export async function fulfilInputRequests(
+  inputRequests: InputRequests,
+  handlers: InputHandlers,
+  declared: ClientCapabilities,
+  version: string,
+  forMethod: string,
+  signal: AbortSignal | undefined,
+): Promise<InputResponses> {
+  const keys = Object.keys(inputRequests);
+  const responses: InputResponses = {};
+  if (keys.length === 0) return responses;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(
+      keys.map(async (key) => {
+        const request = inputRequests[key] as InputRequest;
+        try {
+          responses[key] = await answerInputRequest(handlers, declared, version, request, {
+            signal: controller.signal,
+            era: 'modern',
+            key,
+            forMethod,
+          });
+        } catch (error) {
+          controller.abort(error);
+          throw error;
+        }
+      }),
+    );
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return responses;
+}

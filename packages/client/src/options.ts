@@ -1,0 +1,131 @@
+import type { RequestId } from '@mcpkit/jsonrpc-core';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsRequestParams,
+  ListRootsResult,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  RequestMeta,
+} from '@mcpkit/protocol';
+import type { ResponseCache } from './response-cache';
+
+/** Which protocol era a connection speaks: `legacy` (2024-11-05 … 2025-11-25) or `modern` (2026-07-28). */
+export type Era = 'legacy' | 'modern';
+
+/** What an input handler knows about the request it answers. */
+export interface InputRequestContext {
+  /** Aborted when the request it serves is cancelled, times out, or the client closes. */
+  signal: AbortSignal;
+  /** `legacy`: a server→client JSON-RPC request; `modern`: an input request inside an `input_required` result. */
+  era: Era;
+  /** Legacy: the id of the server's request. */
+  requestId?: RequestId;
+  /** Modern: the server's key for this input request. */
+  key?: string;
+  /** Modern: the method of the client request the input is for (`tools/call`, `prompts/get`, `resources/read`). */
+  forMethod?: string;
+}
+
+/**
+ * Answers to what a server asks the client. The same handlers serve legacy server→client requests and 2026-07-28
+ * input requests (`input_required` results).
+ */
+export interface InputHandlers {
+  /** `sampling/createMessage`: run an LLM completion for the server. */
+  sampling?: (
+    params: CreateMessageRequestParams,
+    context: InputRequestContext,
+  ) => CreateMessageResult | Promise<CreateMessageResult>;
+  /** `elicitation/create`: ask the user (form) or send them to a URL (url mode). */
+  elicitation?: (params: ElicitRequestParams, context: InputRequestContext) => ElicitResult | Promise<ElicitResult>;
+  /** `roots/list`: the filesystem roots the server may use. */
+  roots?: (
+    params: ListRootsRequestParams | undefined,
+    context: InputRequestContext,
+  ) => ListRootsResult | Promise<ListRootsResult>;
+}
+
+/** Options of `new Client(info, options)`. */
+export interface ClientOptions {
+  /**
+   * What the client declares. Default: derived from `handlers` (`sampling: {}`, `elicitation: {form: {}}`,
+   * `roots: {}` for each handler given). Declaring a capability without its handler throws.
+   */
+  capabilities?: ClientCapabilities;
+  /** Answers to sampling, elicitation and roots requests. */
+  handlers?: InputHandlers;
+  /** Refuse (locally, with `CapabilityError`) calls the server did not declare a capability for. Default `true`. */
+  enforceServerCapabilities?: boolean;
+  /** Idle timeout of a request in ms, restarted by progress. Default 60 000. */
+  requestTimeoutMs?: number;
+  /** Hard cap of a request in ms, whatever the progress. Default 600 000 (10 minutes). */
+  maxTotalTimeoutMs?: number;
+  /** How many `input_required` rounds one call may go through before it fails. Default 10. */
+  maxInputRounds?: number;
+  /**
+   * The response cache, or `false` to disable caching. Default: a cache of this client. Share one `ResponseCache`
+   * between clients to share public entries.
+   */
+  cache?: ResponseCache | false;
+  /**
+   * Names the authorization context (e.g. a hash of the access token, or a user id) so `private` cached results are
+   * never served to another one. A function is read on every request. Default: one context for this client.
+   */
+  authContextKey?: string | (() => string | undefined);
+  /** Refetch lists already fetched with `listAll*` when the server says they changed. Default `true`. */
+  refreshListsOnChange?: boolean;
+  /** Called after a list kept in `client.lists` was refetched because the server said it changed. */
+  onListRefreshed?: (kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates', items: unknown[]) => void;
+  /** Receives `notifications/message` log entries. */
+  onLogMessage?: (params: LoggingMessageNotificationParams) => void;
+  /** Receives warnings (dropped tools, failed background refreshes). Default `console.warn`. */
+  onWarning?: (message: string, data?: Record<string, unknown>) => void;
+  /** Receives errors nobody awaits (late responses, malformed messages). */
+  onError?: (error: Error) => void;
+}
+
+/** Options of `client.connect(transport, options)`. */
+export interface ConnectOptions {
+  /**
+   * Use exactly this protocol version (no probing): a 2026-07-28 version connects in the modern era, an older one
+   * sends `initialize` with it.
+   */
+  protocolVersion?: string;
+  /** `auto` (default) probes `server/discover` and falls back to `initialize`; `modern` / `legacy` skip the probe. */
+  era?: 'auto' | Era;
+  /** How long the `server/discover` probe may stay unanswered before the client assumes a legacy server. Default 5 000 ms. */
+  probeTimeoutMs?: number;
+  /** Timeout of `initialize` / `server/discover` in ms. Default: `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /**
+   * Whether aborting a 2026-07-28 request sends `notifications/cancelled`. Default `true` (stdio and other stream
+   * transports). On Streamable HTTP, 2026-07-28 cancels by closing the response stream instead: pass `false`.
+   */
+  modernCancellationNotifications?: boolean;
+  /** Aborts connecting. */
+  signal?: AbortSignal;
+}
+
+/** Options of every request method. */
+export interface CallOptions {
+  /** Aborting it rejects the call and (except for `initialize`) tells the server with `notifications/cancelled`. */
+  signal?: AbortSignal;
+  /** Idle timeout in ms; default the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** Restart the idle timeout on progress. Default `true`. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard cap in ms; default the client's `maxTotalTimeoutMs`. */
+  maxTotalTimeoutMs?: number;
+  /** Asks for progress notifications (sets `_meta.progressToken`) and receives them. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** 2026-07-28: the log level wanted for this request (`_meta["io.modelcontextprotocol/logLevel"]`). */
+  logLevel?: LoggingLevel;
+  /** `false`: do not read the response cache for this call (a fresh result is still stored). Default `true`. */
+  cache?: boolean;
+  /** Extra `_meta` keys for this request (traces, application keys); envelope keys always win. */
+  meta?: RequestMeta;
+}

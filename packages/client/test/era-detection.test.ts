@@ -1,0 +1,250 @@
+import { JsonRpcError } from '@mcpkit/jsonrpc-core';
+import { unsupportedProtocolVersionError } from '@mcpkit/protocol';
+import { describe, expect, it } from 'vitest';
+import { McpClientError } from '../src/index';
+import { cacheable, harness, legacyServer, MODERN, metaOf, modernServer, SERVER_INFO } from './helpers/harness';
+
+describe('era detection (auto)', () => {
+  it('connects to a modern server with server/discover and never sends initialize', async () => {
+    const h = await harness({ server: (peer) => modernServer(peer, { tools: {} }) });
+    expect(h.client.era).toBe('modern');
+    expect(h.client.protocolVersion).toBe(MODERN);
+    expect(h.client.serverCapabilities).toEqual({ tools: {} });
+    expect(h.client.serverInfo).toEqual(SERVER_INFO);
+    expect(h.client.instructions).toBe('Be nice.');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
+    expect(metaOf(h.requests()[0]!)).toMatchObject({
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'test-client', version: '0.1.0' },
+    });
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it.each([
+    ['-32601 (no handler)', undefined],
+    ['-32602', new JsonRpcError(-32602, 'Invalid params')],
+    ['-32603', new JsonRpcError(-32603, 'Internal error')],
+    ['-32000', new JsonRpcError(-32000, 'Server not initialized')],
+  ])('falls back to initialize when the probe is answered with %s', async (_name, error) => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, { tools: {} }, '2025-06-18');
+        if (error)
+          peer.setRequestHandler('server/discover', () => {
+            throw error;
+          });
+      },
+    });
+    expect(h.client.era).toBe('legacy');
+    expect(h.client.protocolVersion).toBe('2025-06-18');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover', 'initialize']);
+    expect(h.requests('initialize')[0]!.params).toEqual({
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'test-client', version: '0.1.0' },
+    });
+    expect(h.notifications().map((n) => n.method)).toEqual(['notifications/initialized']);
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it('falls back to initialize when the probe is not answered within probeTimeoutMs, without cancelling it', async () => {
+    const started = Date.now();
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        peer.setRequestHandler('server/discover', () => new Promise(() => {}));
+      },
+      connect: { probeTimeoutMs: 50 },
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(h.client.era).toBe('legacy');
+    expect(h.notifications('notifications/cancelled')).toEqual([]);
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it('falls back when the probe is answered with something that is not a DiscoverResult', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        peer.setRequestHandler('server/discover', () => ({}));
+      },
+    });
+    expect(h.client.era).toBe('legacy');
+    await h.client.close();
+  });
+
+  it('after -32022 retries server/discover with a mutual version from data.supported and does not fall back', async () => {
+    let calls = 0;
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        peer.setRequestHandler('server/discover', () => {
+          calls++;
+          if (calls === 1) throw unsupportedProtocolVersionError(['2099-01-01', MODERN, '2025-11-25'], MODERN);
+          return cacheable({ supportedVersions: [MODERN], capabilities: { prompts: {} } });
+        });
+      },
+    });
+    expect(h.client.era).toBe('modern');
+    expect(h.client.serverCapabilities).toEqual({ prompts: {} });
+    const discovers = h.requests('server/discover');
+    expect(discovers).toHaveLength(2);
+    expect(discovers[1]!.id).not.toBe(discovers[0]!.id);
+    expect(metaOf(discovers[1]!)?.['io.modelcontextprotocol/protocolVersion']).toBe(MODERN);
+    expect(h.requests('initialize')).toEqual([]);
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it('fails (without falling back) when -32022 lists no version the client speaks', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        peer.setRequestHandler('server/discover', () => {
+          throw unsupportedProtocolVersionError(['2099-01-01'], MODERN);
+        });
+      },
+      manualConnect: true,
+    });
+    const error = await h.client.connect(h.transport).catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_VERSION_NEGOTIATION');
+    expect((error as McpClientError).data.supported).toEqual(['2099-01-01']);
+    expect(h.requests('initialize')).toEqual([]);
+    expect(h.client.connected).toBe(false);
+  });
+
+  it('retries -32022 only once', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        peer.setRequestHandler('server/discover', () => {
+          throw unsupportedProtocolVersionError([MODERN], MODERN);
+        });
+      },
+      manualConnect: true,
+    });
+    const error = await h.client.connect(h.transport).catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_VERSION_NEGOTIATION');
+    expect(h.requests('server/discover')).toHaveLength(2);
+    expect(h.requests('initialize')).toEqual([]);
+  });
+
+  it('treats other modern errors (-32021, -32020) as modern: the error surfaces, no fallback', async () => {
+    for (const code of [-32021, -32020]) {
+      const h = await harness({
+        server: (peer) => {
+          legacyServer(peer, {});
+          peer.setRequestHandler('server/discover', () => {
+            throw new JsonRpcError(code, 'modern error', code === -32021 ? { requiredCapabilities: {} } : undefined);
+          });
+        },
+        manualConnect: true,
+      });
+      const error = await h.client.connect(h.transport).catch((caught: unknown) => caught);
+      expect(JsonRpcError.is(error) && error.code).toBe(code);
+      expect(h.requests('initialize')).toEqual([]);
+    }
+  });
+
+  it('learns a modern-only server from its -32022 answer to initialize when the probe timed out', async () => {
+    let discovers = 0;
+    const h = await harness({
+      server: (peer) => {
+        peer.setRequestHandler('server/discover', () => {
+          discovers++;
+          // Slow to start: the first probe is never answered.
+          if (discovers === 1) return new Promise(() => {});
+          return cacheable({ supportedVersions: [MODERN], capabilities: {} });
+        });
+        peer.setRequestHandler('initialize', () => {
+          throw unsupportedProtocolVersionError([MODERN], '2025-11-25');
+        });
+      },
+      connect: { probeTimeoutMs: 30 },
+    });
+    expect(h.client.era).toBe('modern');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover', 'initialize', 'server/discover']);
+    await h.client.close();
+  });
+
+  it('rejects a legacy server that answers initialize with a version the client does not support', async () => {
+    const h = await harness({
+      server: (peer) => legacyServer(peer, {}, '1999-01-01'),
+      manualConnect: true,
+    });
+    const error = await h.client.connect(h.transport).catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_VERSION_NEGOTIATION');
+    expect(h.notifications('notifications/initialized')).toEqual([]);
+  });
+});
+
+describe('pinned versions and forced eras', () => {
+  it('a pinned legacy version sends initialize with it, without probing', async () => {
+    const h = await harness({
+      server: (peer) => legacyServer(peer, { tools: {} }, '2024-11-05'),
+      connect: { protocolVersion: '2024-11-05' },
+    });
+    expect(h.requests().map((request) => request.method)).toEqual(['initialize']);
+    expect((h.requests('initialize')[0]!.params as { protocolVersion: string }).protocolVersion).toBe('2024-11-05');
+    expect(h.client.protocolVersion).toBe('2024-11-05');
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it('a pinned modern version uses server/discover only, and -32022 is not retried with another version', async () => {
+    const h = await harness({
+      server: (peer) => modernServer(peer, {}),
+      connect: { protocolVersion: MODERN },
+    });
+    expect(h.client.era).toBe('modern');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
+    await h.client.close();
+
+    const refused = await harness({
+      server: (peer) =>
+        peer.setRequestHandler('server/discover', () => {
+          throw unsupportedProtocolVersionError([MODERN], MODERN);
+        }),
+      manualConnect: true,
+    });
+    const error = await refused.client
+      .connect(refused.transport, { protocolVersion: MODERN })
+      .catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_VERSION_NEGOTIATION');
+    expect(refused.requests('server/discover')).toHaveLength(1);
+  });
+
+  it("era: 'legacy' skips the probe; era: 'modern' never falls back", async () => {
+    const legacy = await harness({ server: (peer) => legacyServer(peer, {}), connect: { era: 'legacy' } });
+    expect(legacy.requests().map((request) => request.method)).toEqual(['initialize']);
+    await legacy.client.close();
+
+    const modern = await harness({ server: (peer) => legacyServer(peer, {}), manualConnect: true });
+    const error = await modern.client.connect(modern.transport, { era: 'modern' }).catch((caught: unknown) => caught);
+    expect(JsonRpcError.is(error) && error.code).toBe(-32601);
+    expect(modern.requests('initialize')).toEqual([]);
+  });
+
+  it('refuses unknown pinned versions and a pinned version of the other era', async () => {
+    const h = await harness({ server: (peer) => legacyServer(peer, {}), manualConnect: true });
+    const unknown = await h.client.connect(h.transport, { protocolVersion: '2030-01-01' }).catch((e: unknown) => e);
+    expect(McpClientError.is(unknown) && unknown.code).toBe('ERR_VERSION_NEGOTIATION');
+    const h2 = await harness({ server: (peer) => legacyServer(peer, {}), manualConnect: true });
+    const mismatch = await h2.client
+      .connect(h2.transport, { protocolVersion: '2025-06-18', era: 'modern' })
+      .catch((e: unknown) => e);
+    expect(McpClientError.is(mismatch) && mismatch.code).toBe('ERR_VERSION_NEGOTIATION');
+    expect(h2.sent).toEqual([]);
+  });
+
+  it('refuses to connect twice', async () => {
+    const h = await harness({ server: (peer) => modernServer(peer, {}) });
+    const error = await h.client.connect(h.transport).catch((e: unknown) => e);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_ALREADY_CONNECTED');
+    await h.client.close();
+  });
+});
