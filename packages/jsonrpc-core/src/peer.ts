@@ -37,6 +37,12 @@ export interface RequestOptions {
   onProgress?: (progress: unknown) => void;
   /** The inbound request this one is sent on behalf of (the transport may route by it). */
   relatedRequestId?: RequestId;
+  /**
+   * Called synchronously with the request as it will be sent (its id assigned, its progress token attached), before
+   * the transport sees it. For protocols that refer to a request by its id later, e.g. MCP's `subscriptions/listen`,
+   * whose notifications carry the listen request's id.
+   */
+  onRequest?: (request: JsonRpcRequest) => void;
 }
 
 /** Options for one outgoing notification. */
@@ -381,6 +387,15 @@ export class JsonRpcPeer {
         onAbort: undefined,
       };
       this.#pending.set(request.id, entry);
+      if (options.onRequest !== undefined) {
+        try {
+          options.onRequest(request);
+        } catch (error) {
+          this.#forget(entry);
+          reject(error);
+          return;
+        }
+      }
       if (timeoutMs > 0) this.#armIdleTimer(entry);
       if (maxTotalMs > 0) {
         entry.totalTimer = setTimeout(

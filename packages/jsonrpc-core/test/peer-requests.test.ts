@@ -321,4 +321,37 @@ describe('JsonRpcPeer: inbound requests', () => {
     await expect(two.client.request('whoami')).resolves.toBe('two');
     expect(one.server.router).toBe(two.server.router);
   });
+
+  it('tells the caller the request as sent, id and progress token included, before the transport sees it', async () => {
+    const { client, server } = await connectedPeers({
+      client: { hooks: { attachProgressToken: (params, token) => ({ ...(params as object), token }) } },
+    });
+    const seenByServer: unknown[] = [];
+    server.setRequestHandler('listen', (params, ctx) => {
+      seenByServer.push(ctx.requestId);
+      return params;
+    });
+    let announced: JsonRpcRequest | undefined;
+    const result = await client.request(
+      'listen',
+      { a: 1 },
+      { onRequest: (request) => (announced = request), onProgress: () => {} },
+    );
+    expect(announced).toMatchObject({ jsonrpc: '2.0', method: 'listen', params: { a: 1, token: announced?.id } });
+    expect(seenByServer).toEqual([announced?.id]);
+    expect(result).toEqual({ a: 1, token: announced?.id });
+  });
+
+  it('fails the request, and sends nothing, when onRequest throws', async () => {
+    const { peer, transport } = await scriptedPeer();
+    await expect(
+      peer.request('x', undefined, {
+        onRequest: () => {
+          throw new Error('no');
+        },
+      }),
+    ).rejects.toThrow('no');
+    expect(transport.sent).toEqual([]);
+    expect(peer.pendingRequestCount).toBe(0);
+  });
 });
