@@ -1,0 +1,267 @@
+import type {
+  AuthInfo,
+  JsonRpcParams,
+  JsonRpcRequest,
+  MessageInfo,
+  RequestId,
+  RequestOptions,
+} from '@mcpkit/jsonrpc-core';
+import {
+  assertCapability,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  capabilitiesFromPaths,
+  type ElicitRequestParams,
+  type ElicitResult,
+  hasCapability,
+  type Implementation,
+  type InputRequests,
+  isLevelEnabled,
+  type ListRootsRequestParams,
+  type ListRootsResult,
+  type LoggingLevel,
+  missingRequiredClientCapabilityError,
+  type ProgressToken,
+  requiredCapability,
+} from '@mcpkit/protocol';
+import { checkAnswer } from './input-answers';
+import type { ServerSession } from './session';
+
+/** Which protocol era a request is handled in. */
+export type Era = 'legacy' | 'modern';
+
+/**
+ * The least a caller must provide to run one request through the server (`Server.handle`). jsonrpc-core's
+ * `RequestContext` is one; a stateless HTTP handler can build one per request.
+ */
+export interface DispatchContext {
+  readonly requestId: RequestId;
+  readonly message: JsonRpcRequest;
+  /** Aborted when the request is cancelled or its response can no longer be delivered. */
+  readonly signal: AbortSignal;
+  readonly info: MessageInfo;
+  /** Sends a notification tied to this request (progress, log messages, listen-stream messages). */
+  notify(method: string, params?: JsonRpcParams): Promise<void>;
+  /** Sends a server→client request tied to this one. Legacy era only; absent without a long-lived connection. */
+  request?<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R>;
+}
+
+/** The answer a modern handler's first unanswered ask turns into (collected by the dispatcher). */
+export interface PendingInputs {
+  inputs: InputRequests;
+  /** Keys in the order they were asked. */
+  keys: string[];
+}
+
+const noProgress = (): Promise<void> => Promise.resolve();
+
+/**
+ * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
+ * ask the client (elicitation, sampling, roots) — the same API in both eras.
+ *
+ * @example
+ * server.registerTool('deploy', { inputSchema: z.object({ service: z.string() }) }, async ({ service }, ctx) => {
+ *   await ctx.progress(0, 2, 'checking');
+ *   const answer = await ctx.elicit({ message: `Deploy ${service}?`, requestedSchema: { type: 'object', properties: {} } });
+ *   if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'Cancelled.' }] };
+ *   ctx.signal.throwIfAborted();
+ *   await ctx.log('info', { deployed: service });
+ *   return { content: [{ type: 'text', text: 'Deployed.' }] };
+ * });
+ */
+export class ServerRequestContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  /** The client's capabilities: from this request's envelope (modern) or from `initialize` (legacy). */
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** The session the request arrived on; `undefined` when run through `Server.handle` without one. */
+  readonly session: ServerSession | undefined;
+  /** The request's progress token, if it carried one. */
+  readonly progressToken: ProgressToken | undefined;
+  /** The level at and above which `log` sends (legacy: `logging/setLevel`; modern: the request's `logLevel`). */
+  readonly logLevel: LoggingLevel | undefined;
+  readonly #dispatch: DispatchContext;
+  readonly #loggingDeclared: boolean;
+  #controller: AbortController | undefined = undefined;
+  // Multi round-trip state (modern tools/call, prompts/get, resources/read only).
+  readonly #mayAsk: boolean;
+  #answers: Record<string, unknown> | undefined = undefined;
+  #askCount = 0;
+  #pending: PendingInputs | undefined = undefined;
+  #onInputNeeded: ((pending: PendingInputs) => void) | undefined = undefined;
+
+  /** @internal Built by the server's dispatcher. */
+  constructor(
+    dispatch: DispatchContext,
+    era: Era,
+    protocolVersion: string,
+    clientCapabilities: ClientCapabilities,
+    clientInfo: Implementation | undefined,
+    session: ServerSession | undefined,
+    logLevel: LoggingLevel | undefined,
+    loggingDeclared: boolean,
+    mayAsk: boolean,
+  ) {
+    this.#dispatch = dispatch;
+    const message = dispatch.message;
+    this.requestId = message.id;
+    this.method = message.method;
+    this.era = era;
+    this.protocolVersion = protocolVersion;
+    this.clientCapabilities = clientCapabilities;
+    this.clientInfo = clientInfo;
+    this.session = session;
+    this.logLevel = logLevel;
+    this.#loggingDeclared = loggingDeclared;
+    this.#mayAsk = mayAsk;
+    const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+    const token = meta?.progressToken;
+    this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  }
+
+  /**
+   * Aborted when the client cancels the request, when its response can no longer be delivered, when the connection
+   * closes, and (modern era) when the handler was set aside because it asked the client for input.
+   */
+  get signal(): AbortSignal {
+    if (!this.#mayAsk) return this.#dispatch.signal;
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.#controller = controller;
+      const parent = this.#dispatch.signal;
+      if (parent.aborted) controller.abort(parent.reason);
+      else parent.addEventListener('abort', () => controller!.abort(parent.reason), { once: true });
+    }
+    return controller.signal;
+  }
+
+  /** What the transport knows about the request (auth, HTTP request data). */
+  get info(): MessageInfo {
+    return this.#dispatch.info;
+  }
+
+  /** The authenticated identity, when the transport or auth layer verified one. */
+  get auth(): AuthInfo | undefined {
+    return this.#dispatch.info.auth;
+  }
+
+  /** Sends a notification tied to this request. */
+  notify(method: string, params?: JsonRpcParams): Promise<void> {
+    return this.#dispatch.notify(method, params);
+  }
+
+  /**
+   * Reports progress (`notifications/progress`), when the request carried a progress token; otherwise does nothing.
+   * `message` is dropped in 2024-11-05, which lacks it.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    if (this.progressToken === undefined) return noProgress();
+    const params: Record<string, unknown> = { progressToken: this.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && this.protocolVersion !== '2024-11-05') params.message = message;
+    return this.#dispatch.notify('notifications/progress', params);
+  }
+
+  /**
+   * Sends a log message (`notifications/message`) tied to this request, if the server declared `logging` and the
+   * level passes: legacy — the session's `logging/setLevel` (everything until one is set); modern — only when the
+   * request's `_meta` set a `logLevel`, at or above it.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (!this.#loggingDeclared) return Promise.resolve();
+    const threshold = this.era === 'legacy' ? (this.session?.logLevel ?? this.logLevel) : this.logLevel;
+    if (this.era === 'modern' && threshold === undefined) return Promise.resolve();
+    if (threshold !== undefined && !isLevelEnabled(level, threshold)) return Promise.resolve();
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    return this.#dispatch.notify('notifications/message', params);
+  }
+
+  /** Asks the user for input through the client (`elicitation/create`), form or URL mode. */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
+    return this.#ask('elicitation/create', 'elicit', params) as Promise<ElicitResult>;
+  }
+
+  /** Asks the client's model for a completion (`sampling/createMessage`), with tools if the client supports them. */
+  createMessage(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    return this.#ask('sampling/createMessage', 'sample', params) as Promise<CreateMessageResult>;
+  }
+
+  /** Asks the client for its roots (`roots/list`). */
+  listRoots(params?: ListRootsRequestParams): Promise<ListRootsResult> {
+    return this.#ask('roots/list', 'roots', params) as Promise<ListRootsResult>;
+  }
+
+  #ask(method: string, kind: string, params: object | undefined): Promise<unknown> {
+    if (this.era === 'legacy') {
+      // Throws a CapabilityError naming what is missing; nothing is sent.
+      assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
+        receiver: 'client',
+      });
+      const request = this.#dispatch.request;
+      if (request === undefined) {
+        return Promise.reject(
+          new Error(`Cannot send '${method}' to the client: this request has no connection to send requests on`),
+        );
+      }
+      return request
+        .call(this.#dispatch, method, params as JsonRpcParams | undefined)
+        .then((answer) => checkAnswer(method, method, answer));
+    }
+    if (!this.#mayAsk) {
+      return Promise.reject(
+        new Error(
+          `'${this.method}' cannot ask the client for input: in ${this.protocolVersion} only tools/call, prompts/get and resources/read may answer input_required`,
+        ),
+      );
+    }
+    const required = requiredCapability(method, this.protocolVersion, params, { receiver: 'client' }) ?? [];
+    const missing = required.filter((requirement) => !hasCapability(this.clientCapabilities, requirement.path));
+    if (missing.length > 0) {
+      return Promise.reject(
+        missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
+      );
+    }
+    const key = `${kind}-${++this.#askCount}`;
+    const answers = this.#answers;
+    if (answers !== undefined && Object.hasOwn(answers, key)) {
+      try {
+        return Promise.resolve(checkAnswer(method, key, answers[key]));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    let pending = this.#pending;
+    if (pending === undefined) {
+      pending = { inputs: {}, keys: [] };
+      this.#pending = pending;
+      // Give the handler a macrotask to register asks it makes concurrently (Promise.all), then answer with all.
+      const ready = pending;
+      setTimeout(() => this.#onInputNeeded?.(ready), 0);
+    }
+    pending.inputs[key] = (params === undefined ? { method } : { method, params }) as InputRequests[string];
+    pending.keys.push(key);
+    // Never settles: the dispatcher answers input_required and sets this run of the handler aside.
+    return new Promise(() => {});
+  }
+
+  /** @internal The answers collected so far (from requestState and inputResponses), by key. */
+  setAnswers(answers: Record<string, unknown>): void {
+    this.#answers = answers;
+  }
+
+  /** @internal Called once when the handler asked for input nobody has answered yet. */
+  onInputNeeded(callback: (pending: PendingInputs) => void): void {
+    this.#onInputNeeded = callback;
+  }
+
+  /** @internal Sets the handler aside: aborts its signal. */
+  abandon(reason: unknown): void {
+    this.#controller?.abort(reason);
+  }
+}

@@ -1,0 +1,71 @@
+import { JsonRpcPeer } from '@mcpkit/jsonrpc-core';
+import {
+  type ClientCapabilities,
+  type Implementation,
+  isLevelEnabled,
+  type LoggingLevel,
+  mcpPeerHooks,
+} from '@mcpkit/protocol';
+import type { Era } from './context';
+import type { Server } from './server';
+
+/** Options for `Server.connect`. */
+export interface ConnectOptions {
+  /**
+   * Whether the first `initialize` or modern request fixes the era of this connection (stdio: one process, one era).
+   * Default `true`. Pass `false` for a channel that may carry both eras.
+   */
+  fixEra?: boolean;
+  /** Idle timeout for server→client requests (legacy era). Default 60 000 ms. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * One connection to a client: a jsonrpc-core peer over the server's shared router, plus what was negotiated on it.
+ * Cheap by design: plain fields, no per-session handler tables.
+ *
+ * @example
+ * const session = await server.connect(transport);
+ * session.era; // 'legacy' after initialize, 'modern' after the first enveloped request, undefined before
+ */
+export class ServerSession extends JsonRpcPeer {
+  readonly server: Server;
+  /** Whether the era is fixed by the first request (see `ConnectOptions.fixEra`). */
+  readonly fixEra: boolean;
+  /** The era of this connection, once known. */
+  era: Era | undefined = undefined;
+  /** Legacy: the version `initialize` negotiated. Modern (fixed era): the version of the first request. */
+  protocolVersion: string | undefined = undefined;
+  /** Legacy: the capabilities the client declared in `initialize`. */
+  clientCapabilities: ClientCapabilities | undefined = undefined;
+  /** Legacy: the client's `clientInfo` from `initialize`. */
+  clientInfo: Implementation | undefined = undefined;
+  /** Legacy: the level set by `logging/setLevel`. */
+  logLevel: LoggingLevel | undefined = undefined;
+  /** Legacy: whether `notifications/initialized` arrived. */
+  initialized = false;
+  /** Legacy: resource URIs subscribed with `resources/subscribe`. */
+  readonly resourceSubscriptions = new Set<string>();
+
+  /** @internal Use `server.connect(transport)`. */
+  constructor(server: Server, options: ConnectOptions = {}) {
+    super({
+      router: server.router,
+      hooks: mcpPeerHooks,
+      defaultTimeoutMs: options.requestTimeoutMs,
+      onError: server.onerror === undefined ? undefined : (error) => server.onerror?.(error),
+    });
+    this.server = server;
+    this.fixEra = options.fixEra ?? true;
+  }
+
+  /**
+   * Sends a log message not tied to a request (legacy era; honours `logging/setLevel`). Does nothing in the modern era,
+   * where log messages belong to the request that asked for them.
+   */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (this.era !== 'legacy' || this.protocolVersion === undefined || !this.server.declares(['logging'])) return;
+    if (this.logLevel !== undefined && !isLevelEnabled(level, this.logLevel)) return;
+    await this.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });
+  }
+}

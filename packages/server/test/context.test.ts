@@ -1,0 +1,215 @@
+import type { ProgressUpdatePayload } from '@mcpkit/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpServer } from '../src/index';
+import { connect, type Harness, initialize, type Loose, modern, until } from './harness';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  harness?.checked.assertClean();
+  await harness?.close();
+  harness = undefined;
+});
+
+function instrumented(options: ConstructorParameters<typeof McpServer>[1] = {}) {
+  const server = new McpServer({ name: 's', version: '1' }, options);
+  const seen: { reason?: unknown; era?: string; requestId?: unknown; auth?: unknown; clientInfo?: unknown } = {};
+  server.registerTool('chatty', {}, async (_args, ctx) => {
+    for (const level of ['debug', 'info', 'warning', 'error'] as const) await ctx.log(level, { level }, 'chatty');
+    await ctx.progress(1, 2, 'half');
+    await ctx.progress(2, 2);
+    return { content: [] };
+  });
+  server.registerTool('wait', {}, async (_args, ctx) => {
+    seen.era = ctx.era;
+    seen.requestId = ctx.requestId;
+    seen.auth = ctx.auth;
+    seen.clientInfo = ctx.clientInfo;
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    seen.reason = ctx.signal.reason;
+    return { content: [] };
+  });
+  return { server, seen };
+}
+
+const logLevels = (harness: Harness) =>
+  harness.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params.level);
+
+describe('logging', () => {
+  it('legacy: everything until logging/setLevel, then at or above the level', async () => {
+    const { server } = instrumented();
+    harness = await connect(server);
+    await initialize(harness.client, '2025-06-18');
+    await harness.client.request('tools/call', { name: 'chatty' });
+    expect(logLevels(harness)).toEqual(['debug', 'info', 'warning', 'error']);
+    expect(harness.notifications[0]!.params).toEqual({ level: 'debug', data: { level: 'debug' }, logger: 'chatty' });
+    harness.notifications.length = 0;
+    await harness.client.request('logging/setLevel', { level: 'warning' });
+    await harness.client.request('tools/call', { name: 'chatty' });
+    expect(logLevels(harness)).toEqual(['warning', 'error']);
+    await harness.session.log('info', 'dropped');
+    await harness.session.log('error', 'session-level');
+    await until(() => logLevels(harness!).length === 3);
+  });
+
+  it('modern: nothing without the request logLevel; at or above it with one', async () => {
+    const { server } = instrumented();
+    harness = await connect(server);
+    await harness.client.request('tools/call', modern({ name: 'chatty' }));
+    expect(logLevels(harness)).toEqual([]);
+    await harness.client.request('tools/call', modern({ name: 'chatty' }, {}, { logLevel: 'info' }));
+    expect(logLevels(harness)).toEqual(['info', 'warning', 'error']);
+  });
+
+  it('sends nothing when the server does not declare logging', async () => {
+    const { server } = instrumented({ logging: false });
+    harness = await connect(server);
+    await initialize(harness.client, '2025-11-25');
+    await harness.client.request('tools/call', { name: 'chatty' });
+    expect(logLevels(harness)).toEqual([]);
+  });
+});
+
+describe('progress', () => {
+  for (const version of ['2024-11-05', '2025-11-25', 'modern'] as const) {
+    it(`reports progress to the request's token (${version})`, async () => {
+      const { server } = instrumented();
+      harness = await connect(server);
+      if (version !== 'modern') await initialize(harness.client, version);
+      const updates: ProgressUpdatePayload[] = [];
+      const params = version === 'modern' ? modern({ name: 'chatty' }) : { name: 'chatty' };
+      await harness.client.request('tools/call', params, {
+        onProgress: (update) => updates.push(update as ProgressUpdatePayload),
+      });
+      expect(updates).toEqual([
+        version === '2024-11-05' ? { progress: 1, total: 2 } : { progress: 1, total: 2, message: 'half' },
+        { progress: 2, total: 2 },
+      ]);
+    });
+  }
+
+  it('sends no progress without a token', async () => {
+    const { server } = instrumented();
+    harness = await connect(server);
+    await harness.client.request('tools/call', modern({ name: 'chatty' }));
+    expect(harness.notifications.filter((n) => n.method === 'notifications/progress')).toEqual([]);
+  });
+});
+
+describe('cancellation and context', () => {
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`notifications/cancelled aborts the handler's signal (${era})`, async () => {
+      const { server, seen } = instrumented();
+      harness = await connect(server, { messageInfo: { auth: { token: 'tok', clientId: 'app' } } });
+      if (era === 'legacy') await initialize(harness.client, '2025-11-25');
+      const controller = new AbortController();
+      const call = harness.client.request(
+        'tools/call',
+        era === 'modern' ? modern({ name: 'wait' }) : { name: 'wait' },
+        {
+          signal: controller.signal,
+        },
+      );
+      call.catch(() => {});
+      await until(() => seen.era !== undefined);
+      expect(seen.era).toBe(era);
+      expect(seen.auth).toEqual({ token: 'tok', clientId: 'app' });
+      expect(seen.clientInfo).toEqual({ name: 'test-client', version: '1.0.0' });
+      controller.abort('user gave up');
+      await until(() => seen.reason !== undefined);
+      expect(String((seen.reason as { data?: { reason?: unknown } }).data?.reason)).toBe('user gave up');
+      await until(() => harness!.session.runningHandlerCount === 0);
+    });
+  }
+});
+
+describe('subscriptions', () => {
+  function docs() {
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerResource('a', 'mem://a', {}, (uri) => ({ contents: [{ uri, text: 'a' }] }));
+    server.registerResource('b', 'mem://b', {}, (uri) => ({ contents: [{ uri, text: 'b' }] }));
+    return server;
+  }
+
+  it('legacy: subscribe/unsubscribe per session; updated only for subscribed URIs', async () => {
+    const server = docs();
+    harness = await connect(server);
+    const other = await connect(server);
+    await initialize(harness.client, '2025-06-18');
+    await initialize(other.client, '2025-06-18');
+    await harness.client.request('resources/subscribe', { uri: 'mem://a' });
+    server.notifyResourceUpdated('mem://a');
+    server.notifyResourceUpdated('mem://b');
+    await until(() => harness!.notifications.length === 1);
+    expect(harness.notifications[0]).toEqual({ method: 'notifications/resources/updated', params: { uri: 'mem://a' } });
+    expect(other.notifications).toEqual([]);
+    await harness.client.request('resources/unsubscribe', { uri: 'mem://a' });
+    server.notifyResourceUpdated('mem://a');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(harness.notifications).toHaveLength(1);
+    other.checked.assertClean();
+    await other.close();
+  });
+
+  it('modern: listen acknowledges the honoured subset first, tags updates, and ends gracefully', async () => {
+    const server = docs(); // no prompts registered: promptsListChanged is not honoured
+    harness = await connect(server);
+    const listen = harness.client.request<Loose>(
+      'subscriptions/listen',
+      modern({
+        notifications: { promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['mem://a'] },
+      }),
+      { timeoutMs: 0 },
+    );
+    await until(() => harness!.notifications.length === 1);
+    expect(harness.notifications[0]).toEqual({
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 1 },
+        notifications: { resourcesListChanged: true, resourceSubscriptions: ['mem://a'] },
+      },
+    });
+    server.notifyResourceUpdated('mem://b');
+    server.notifyResourceUpdated('mem://a');
+    await until(() => harness!.notifications.length === 2);
+    expect(harness.notifications[1]).toEqual({
+      method: 'notifications/resources/updated',
+      params: { uri: 'mem://a', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } },
+    });
+    server.server.closeSubscriptions();
+    expect(await listen).toEqual({
+      resultType: 'complete',
+      _meta: {
+        'io.modelcontextprotocol/subscriptionId': 1,
+        'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' },
+      },
+    });
+    expect(server.server.listenStreams.size).toBe(0);
+  });
+
+  it('modern: several listen streams on one connection are told apart by id', async () => {
+    const server = docs();
+    harness = await connect(server);
+    const first = harness.client.request(
+      'subscriptions/listen',
+      modern({ notifications: { resourceSubscriptions: ['mem://a'] } }),
+      { timeoutMs: 0 },
+    );
+    const second = harness.client.request(
+      'subscriptions/listen',
+      modern({ notifications: { resourceSubscriptions: ['mem://a', 'mem://b'] } }),
+      { timeoutMs: 0 },
+    );
+    await until(() => harness!.notifications.length === 2);
+    server.notifyResourceUpdated('mem://b');
+    await until(() => harness!.notifications.length === 3);
+    expect(harness.notifications[2]!.params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 2 });
+    server.notifyResourceUpdated('mem://a');
+    await until(() => harness!.notifications.length === 5);
+    const ids = harness.notifications
+      .slice(3)
+      .map((n) => (n.params._meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']);
+    expect(ids.sort()).toEqual([1, 2]);
+    server.server.closeSubscriptions();
+    await Promise.all([first, second]);
+  });
+});
