@@ -39,3 +39,24 @@ describe('checkWire', () => {
     expect(() => checked.assertClean()).toThrow(/inputSchema/);
   });
 });
+
+describe('checkWire revision detection', () => {
+  it('checks an initialize asking for an unknown version against the newest legacy revision', async () => {
+    const [a, b] = createLinkedTransports();
+    const checked = checkWire(b, { side: 'server' });
+    const server = new JsonRpcPeer();
+    server.setRequestHandler('initialize', () => ({
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      serverInfo: { name: 's', version: '1' },
+    }));
+    const client = new JsonRpcPeer();
+    await Promise.all([server.connect(checked), client.connect(a)]);
+    await client.request('initialize', {
+      protocolVersion: '2099-01-01',
+      capabilities: {},
+      clientInfo: { name: 'c', version: '1' },
+    });
+    checked.assertClean();
+  });
+});
