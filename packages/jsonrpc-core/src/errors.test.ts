@@ -102,14 +102,15 @@ describe('local errors', () => {
     new InvalidMessageError('invalid', { received: 1, error: { code: -32600, message: 'x' } }),
     new UnknownResponseError('unknown', { id: 9 }),
   ];
-  const classes = [
+  // Seen through what the checks below use: a brand check and `instanceof`.
+  const classes: { is(value: unknown): boolean; [Symbol.hasInstance](value: unknown): boolean }[] = [
     ConnectionClosedError,
     RequestTimeoutError,
     RequestAbortedError,
     FrameTooLargeError,
     InvalidMessageError,
     UnknownResponseError,
-  ] as const;
+  ];
 
   it('have string codes and are never JsonRpcErrors', () => {
     expect(locals.map((error) => error.code)).toEqual([
@@ -151,5 +152,16 @@ describe('local errors', () => {
     expect(error.reason).toBe(reason);
     expect(error.cause).toBe(reason);
     expect(new RequestAbortedError('aborted', { reason: 'string reason' }).cause).toBeUndefined();
+  });
+
+  it('keep ordinary instanceof for classes derived from a local error', () => {
+    class ServerGoneError extends ConnectionClosedError {}
+    const derived = new ServerGoneError('gone', { method: 'x' });
+    expect(derived instanceof ServerGoneError).toBe(true);
+    expect(derived instanceof ConnectionClosedError).toBe(true);
+    expect(ConnectionClosedError.is(derived)).toBe(true);
+    expect(new ConnectionClosedError('closed') instanceof ServerGoneError).toBe(false);
+    expect(derived.code).toBe('ERR_CONNECTION_CLOSED');
+    expect(derived.name).toBe('ConnectionClosedError');
   });
 });

@@ -25,12 +25,6 @@ export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErr
 // ESM build, a vendored copy) still recognise each other's errors. `instanceof` on the base classes checks the brand;
 // subclasses keep ordinary prototype-chain `instanceof`.
 const JSON_RPC_ERROR_BRAND = Symbol.for('@mcpkit/jsonrpc-core/JsonRpcError');
-const CONNECTION_CLOSED_BRAND = Symbol.for('@mcpkit/jsonrpc-core/ConnectionClosedError');
-const REQUEST_TIMEOUT_BRAND = Symbol.for('@mcpkit/jsonrpc-core/RequestTimeoutError');
-const REQUEST_ABORTED_BRAND = Symbol.for('@mcpkit/jsonrpc-core/RequestAbortedError');
-const FRAME_TOO_LARGE_BRAND = Symbol.for('@mcpkit/jsonrpc-core/FrameTooLargeError');
-const INVALID_MESSAGE_BRAND = Symbol.for('@mcpkit/jsonrpc-core/InvalidMessageError');
-const UNKNOWN_RESPONSE_BRAND = Symbol.for('@mcpkit/jsonrpc-core/UnknownResponseError');
 
 function hasBrand(value: unknown, brand: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as { [key: symbol]: unknown })[brand] === true;
@@ -42,6 +36,46 @@ function brandPrototype(prototype: object, brand: symbol): void {
 
 function isInstance(ctor: Function, base: Function, value: unknown, brand: symbol): boolean {
   return ctor === base ? hasBrand(value, brand) : Function.prototype[Symbol.hasInstance].call(ctor, value);
+}
+
+// The class `defineLocalError` returns is never exported: its direct subclass is. That class checks the brand (so it
+// recognises instances from another copy of this package); classes derived from it check the prototype chain.
+function instanceOfLocal(receiver: Function, base: Function, value: unknown, brand: symbol): boolean {
+  return Object.getPrototypeOf(receiver) === base
+    ? hasBrand(value, brand)
+    : Function.prototype[Symbol.hasInstance].call(receiver, value);
+}
+
+/**
+ * Defines a local error class: one that this side raised (never something the peer said), with a string `code`, a
+ * typed `data` and a brand, so `is()` and `instanceof` on the defined class recognise instances from another copy of
+ * this package. A subclass of the defined class keeps ordinary prototype-chain `instanceof`.
+ */
+function defineLocalError<Code extends string, Data>(name: string, code: Code) {
+  const brand = Symbol.for(`@mcpkit/jsonrpc-core/${name}`);
+  abstract class LocalError extends Error {
+    override name = name;
+    readonly code: Code = code;
+    readonly data: Data;
+
+    constructor(message: string, data: Data, options?: ErrorOptions) {
+      super(message, options);
+      this.data = data;
+    }
+
+    /** True for any instance of this error class, including one from another copy of this package. */
+    // biome-ignore lint/suspicious/noExplicitAny: any constructor signature; only the instance type matters
+    static is<T>(this: abstract new (...args: any[]) => T, value: unknown): value is T {
+      return hasBrand(value, brand);
+    }
+
+    static override [Symbol.hasInstance](value: unknown): boolean {
+      // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with
+      return instanceOfLocal(this, LocalError, value, brand);
+    }
+  }
+  brandPrototype(LocalError.prototype, brand);
+  return LocalError;
 }
 
 /**
@@ -141,28 +175,12 @@ export interface ConnectionClosedErrorData {
  * @example
  * try { await peer.request('slow'); } catch (error) { if (ConnectionClosedError.is(error)) reconnect(); }
  */
-export class ConnectionClosedError extends Error {
-  override name = 'ConnectionClosedError';
-  readonly code = 'ERR_CONNECTION_CLOSED' as const;
-  readonly data: ConnectionClosedErrorData;
-
+export class ConnectionClosedError extends defineLocalError<'ERR_CONNECTION_CLOSED', ConnectionClosedErrorData>(
+  'ConnectionClosedError',
+  'ERR_CONNECTION_CLOSED',
+) {
   constructor(message: string, data: ConnectionClosedErrorData = {}, options?: ErrorOptions) {
-    super(message, options);
-    this.data = data;
-  }
-
-  static {
-    brandPrototype(ConnectionClosedError.prototype, CONNECTION_CLOSED_BRAND);
-  }
-
-  /** True for any `ConnectionClosedError`, including one from another copy of this package. */
-  static is(value: unknown): value is ConnectionClosedError {
-    return hasBrand(value, CONNECTION_CLOSED_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, ConnectionClosedError, value, CONNECTION_CLOSED_BRAND);
+    super(message, data, options);
   }
 }
 
@@ -184,30 +202,10 @@ export interface RequestTimeoutErrorData {
  * try { await peer.request('slow', {}, { timeoutMs: 5_000 }); }
  * catch (error) { if (RequestTimeoutError.is(error)) console.log(error.data.timeoutMs); }
  */
-export class RequestTimeoutError extends Error {
-  override name = 'RequestTimeoutError';
-  readonly code = 'ERR_REQUEST_TIMEOUT' as const;
-  readonly data: RequestTimeoutErrorData;
-
-  constructor(message: string, data: RequestTimeoutErrorData, options?: ErrorOptions) {
-    super(message, options);
-    this.data = data;
-  }
-
-  static {
-    brandPrototype(RequestTimeoutError.prototype, REQUEST_TIMEOUT_BRAND);
-  }
-
-  /** True for any `RequestTimeoutError`, including one from another copy of this package. */
-  static is(value: unknown): value is RequestTimeoutError {
-    return hasBrand(value, REQUEST_TIMEOUT_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, RequestTimeoutError, value, REQUEST_TIMEOUT_BRAND);
-  }
-}
+export class RequestTimeoutError extends defineLocalError<'ERR_REQUEST_TIMEOUT', RequestTimeoutErrorData>(
+  'RequestTimeoutError',
+  'ERR_REQUEST_TIMEOUT',
+) {}
 
 /** What `RequestAbortedError` knows about the aborted request. */
 export interface RequestAbortedErrorData {
@@ -227,33 +225,17 @@ export interface RequestAbortedErrorData {
  * controller.abort('user pressed stop');
  * await pending.catch((error) => RequestAbortedError.is(error) && console.log(error.reason)); // 'user pressed stop'
  */
-export class RequestAbortedError extends Error {
-  override name = 'RequestAbortedError';
-  readonly code = 'ERR_REQUEST_ABORTED' as const;
-  readonly data: RequestAbortedErrorData;
-
+export class RequestAbortedError extends defineLocalError<'ERR_REQUEST_ABORTED', RequestAbortedErrorData>(
+  'RequestAbortedError',
+  'ERR_REQUEST_ABORTED',
+) {
   constructor(message: string, data: RequestAbortedErrorData, options?: ErrorOptions) {
-    super(message, options ?? (data.reason instanceof Error ? { cause: data.reason } : undefined));
-    this.data = data;
-  }
-
-  static {
-    brandPrototype(RequestAbortedError.prototype, REQUEST_ABORTED_BRAND);
+    super(message, data, options ?? (data.reason instanceof Error ? { cause: data.reason } : undefined));
   }
 
   /** The abort reason. */
   get reason(): unknown {
     return this.data.reason;
-  }
-
-  /** True for any `RequestAbortedError`, including one from another copy of this package. */
-  static is(value: unknown): value is RequestAbortedError {
-    return hasBrand(value, REQUEST_ABORTED_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, RequestAbortedError, value, REQUEST_ABORTED_BRAND);
   }
 }
 
@@ -271,30 +253,10 @@ export interface FrameTooLargeErrorData {
  * @example
  * const decoder = new LineDecoder({ onLine, onError: (error) => FrameTooLargeError.is(error) && log(error.data) });
  */
-export class FrameTooLargeError extends Error {
-  override name = 'FrameTooLargeError';
-  readonly code = 'ERR_FRAME_TOO_LARGE' as const;
-  readonly data: FrameTooLargeErrorData;
-
-  constructor(message: string, data: FrameTooLargeErrorData, options?: ErrorOptions) {
-    super(message, options);
-    this.data = data;
-  }
-
-  static {
-    brandPrototype(FrameTooLargeError.prototype, FRAME_TOO_LARGE_BRAND);
-  }
-
-  /** True for any `FrameTooLargeError`, including one from another copy of this package. */
-  static is(value: unknown): value is FrameTooLargeError {
-    return hasBrand(value, FRAME_TOO_LARGE_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, FrameTooLargeError, value, FRAME_TOO_LARGE_BRAND);
-  }
-}
+export class FrameTooLargeError extends defineLocalError<'ERR_FRAME_TOO_LARGE', FrameTooLargeErrorData>(
+  'FrameTooLargeError',
+  'ERR_FRAME_TOO_LARGE',
+) {}
 
 /** What `InvalidMessageError` knows about the rejected message. */
 export interface InvalidMessageErrorData {
@@ -311,30 +273,10 @@ export interface InvalidMessageErrorData {
  * @example
  * peer.onerror = (error) => { if (InvalidMessageError.is(error)) log(error.data.error.message); };
  */
-export class InvalidMessageError extends Error {
-  override name = 'InvalidMessageError';
-  readonly code = 'ERR_INVALID_MESSAGE' as const;
-  readonly data: InvalidMessageErrorData;
-
-  constructor(message: string, data: InvalidMessageErrorData, options?: ErrorOptions) {
-    super(message, options);
-    this.data = data;
-  }
-
-  static {
-    brandPrototype(InvalidMessageError.prototype, INVALID_MESSAGE_BRAND);
-  }
-
-  /** True for any `InvalidMessageError`, including one from another copy of this package. */
-  static is(value: unknown): value is InvalidMessageError {
-    return hasBrand(value, INVALID_MESSAGE_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, InvalidMessageError, value, INVALID_MESSAGE_BRAND);
-  }
-}
+export class InvalidMessageError extends defineLocalError<'ERR_INVALID_MESSAGE', InvalidMessageErrorData>(
+  'InvalidMessageError',
+  'ERR_INVALID_MESSAGE',
+) {}
 
 /** What `UnknownResponseError` knows about the unmatched response. */
 export interface UnknownResponseErrorData {
@@ -349,27 +291,7 @@ export interface UnknownResponseErrorData {
  * @example
  * peer.onerror = (error) => { if (!UnknownResponseError.is(error)) console.error(error); };
  */
-export class UnknownResponseError extends Error {
-  override name = 'UnknownResponseError';
-  readonly code = 'ERR_UNKNOWN_RESPONSE' as const;
-  readonly data: UnknownResponseErrorData;
-
-  constructor(message: string, data: UnknownResponseErrorData, options?: ErrorOptions) {
-    super(message, options);
-    this.data = data;
-  }
-
-  static {
-    brandPrototype(UnknownResponseError.prototype, UNKNOWN_RESPONSE_BRAND);
-  }
-
-  /** True for any `UnknownResponseError`, including one from another copy of this package. */
-  static is(value: unknown): value is UnknownResponseError {
-    return hasBrand(value, UNKNOWN_RESPONSE_BRAND);
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, UnknownResponseError, value, UNKNOWN_RESPONSE_BRAND);
-  }
-}
+export class UnknownResponseError extends defineLocalError<'ERR_UNKNOWN_RESPONSE', UnknownResponseErrorData>(
+  'UnknownResponseError',
+  'ERR_UNKNOWN_RESPONSE',
+) {}
