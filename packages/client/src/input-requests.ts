@@ -23,6 +23,36 @@ function isInputMethod(method: unknown): method is InputMethod {
   return typeof method === 'string' && Object.hasOwn(HANDLER_OF, method);
 }
 
+/** The input request methods a legacy server may send the client. */
+export const INPUT_METHODS = Object.keys(HANDLER_OF) as readonly InputMethod[];
+
+/**
+ * The capabilities a client declares: `declared` when given (each capability needs its handler, else a `TypeError`),
+ * otherwise one per handler (`sampling: {}`, `elicitation: {form: {}}`, `roots: {}`).
+ */
+export function resolveClientCapabilities(
+  handlers: InputHandlers,
+  declared: ClientCapabilities | undefined,
+): ClientCapabilities {
+  const capabilities = declared ?? capabilitiesFromHandlers(handlers);
+  for (const kind of Object.values(HANDLER_OF)) {
+    if (capabilities[kind] !== undefined && handlers[kind] === undefined) {
+      throw new TypeError(
+        `new Client: capabilities declare "${kind}" but handlers.${kind} is missing; add the handler or drop the capability`,
+      );
+    }
+  }
+  return capabilities;
+}
+
+function capabilitiesFromHandlers(handlers: InputHandlers): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (handlers.sampling) capabilities.sampling = {};
+  if (handlers.elicitation) capabilities.elicitation = { form: {} };
+  if (handlers.roots) capabilities.roots = {};
+  return capabilities;
+}
+
 /**
  * Runs the handler for one input request (a legacy server→client request or a 2026-07-28 input request), after
  * checking the client declared the capability it needs in `version`.

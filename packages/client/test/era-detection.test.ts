@@ -229,6 +229,40 @@ describe('pinned versions and forced eras', () => {
     expect(modern.requests('initialize')).toEqual([]);
   });
 
+  it("era: 'modern' reports a discover answer that is not a DiscoverResult, naming what is wrong", async () => {
+    const h = await harness({
+      server: (peer) =>
+        // resultType, supportedVersions and capabilities, but not the ttlMs / cacheScope 2026-07-28 requires.
+        peer.setRequestHandler('server/discover', () => ({
+          resultType: 'complete',
+          supportedVersions: [MODERN],
+          capabilities: {},
+        })),
+      manualConnect: true,
+    });
+    const error = await h.client.connect(h.transport, { era: 'modern' }).catch((e: unknown) => e);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_INVALID_RESULT');
+    const issues = (error as McpClientError).data.issues as Array<{ path: string }>;
+    expect(issues.map((issue) => issue.path).sort()).toEqual(['$.cacheScope', '$.ttlMs']);
+    expect(h.client.connected).toBe(false);
+    expect(h.requests('initialize')).toEqual([]);
+  });
+
+  it('a discover answer that is not complete is not a DiscoverResult', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        // Well-formed but for its resultType: a discover answer is never interim.
+        peer.setRequestHandler('server/discover', () => ({
+          ...cacheable({ supportedVersions: [MODERN], capabilities: {} }, 0, 'public'),
+          resultType: 'input_required',
+        }));
+      },
+    });
+    expect(h.client.era).toBe('legacy');
+    await h.client.close();
+  });
+
   it('refuses unknown pinned versions and a pinned version of the other era', async () => {
     const h = await harness({ server: (peer) => legacyServer(peer, {}), manualConnect: true });
     const unknown = await h.client.connect(h.transport, { protocolVersion: '2030-01-01' }).catch((e: unknown) => e);

@@ -193,6 +193,24 @@ describe('era-specific methods', () => {
     h.checked.assertClean();
   });
 
+  it('modern: discover() updates the server capabilities and instructions from a fresh answer', async () => {
+    let capabilities: ServerCapabilities = { tools: {} };
+    const h = await harness({
+      server: (peer) => {
+        peer.setRequestHandler('server/discover', () =>
+          cacheable({ supportedVersions: [MODERN], capabilities, instructions: `caps: ${Object.keys(capabilities)}` }),
+        );
+      },
+    });
+    expect(h.client.serverCapabilities).toEqual({ tools: {} });
+    capabilities = { tools: {}, prompts: { listChanged: true } };
+    const result = await h.client.discover();
+    expect(result.capabilities).toEqual(capabilities);
+    expect(h.client.serverCapabilities).toEqual(capabilities);
+    expect(h.client.instructions).toBe('caps: tools,prompts');
+    await h.client.close();
+  });
+
   it('modern: setLoggingLevel sets the envelope logLevel of later requests (per-call logLevel wins); ping is refused', async () => {
     const h = await harness({ server: everythingServer('modern') });
     await h.client.setLoggingLevel('error');

@@ -1,4 +1,4 @@
-import type { JsonRpcPeer, RequestContext } from '@mcpkit/jsonrpc-core';
+import type { JsonRpcPeer, RequestContext, Transport } from '@mcpkit/jsonrpc-core';
 import { CapabilityError } from '@mcpkit/protocol';
 import { describe, expect, it } from 'vitest';
 import { McpClientError, type SubscriptionNotification } from '../src/index';
@@ -34,6 +34,12 @@ function listeningServer(
       });
     });
   };
+}
+
+/** A modern server that takes listen requests and never acknowledges them. */
+function silentListenServer(peer: JsonRpcPeer): void {
+  modernServer(peer, {});
+  peer.setRequestHandler('subscriptions/listen', () => new Promise(() => {}));
 }
 
 describe('subscriptions (2026-07-28: subscriptions/listen)', () => {
@@ -117,10 +123,7 @@ describe('subscriptions (2026-07-28: subscriptions/listen)', () => {
 
   it('fails when the server does not acknowledge in time, or rejects the listen request', async () => {
     const h = await harness({
-      server: (peer) => {
-        modernServer(peer, {});
-        peer.setRequestHandler('subscriptions/listen', () => new Promise(() => {}));
-      },
+      server: silentListenServer,
     });
     const error = await h.client
       .subscribe({ toolsListChanged: true }, () => {}, { timeoutMs: 30 })
@@ -133,6 +136,39 @@ describe('subscriptions (2026-07-28: subscriptions/listen)', () => {
     const refused = await refusing.client.subscribe({ toolsListChanged: true }, () => {}).catch((e: unknown) => e);
     expect((refused as { code?: number }).code).toBe(-32601);
     await refusing.client.close();
+  });
+
+  it('registers the stream before the transport sees the listen request (an acknowledgement cannot outrun it)', async () => {
+    const h = await harness({
+      server: silentListenServer,
+      manualConnect: true,
+    });
+    // A transport that acknowledges a listen request synchronously, inside send(), before it goes anywhere.
+    const inner = h.transport;
+    const eager: Transport = {
+      start() {
+        inner.onmessage = (message, info) => eager.onmessage?.(message, info);
+        inner.onclose = (reason) => eager.onclose?.(reason);
+        inner.onerror = (error) => eager.onerror?.(error);
+        return inner.start();
+      },
+      send(message, options) {
+        if ('method' in message && message.method === 'subscriptions/listen' && 'id' in message) {
+          eager.onmessage?.({
+            jsonrpc: '2.0',
+            method: 'notifications/subscriptions/acknowledged',
+            params: { _meta: { [SUBSCRIPTION_ID]: message.id }, notifications: { toolsListChanged: true } },
+          });
+        }
+        return inner.send(message, options);
+      },
+      close: () => inner.close(),
+    };
+    await h.client.connect(eager);
+    const subscription = await h.client.subscribe({ toolsListChanged: true }, () => {}, { timeoutMs: 1_000 });
+    expect(subscription.honoured).toEqual({ toolsListChanged: true });
+    expect(subscription.id).toBe(h.requests('subscriptions/listen')[0]!.id);
+    await h.client.close();
   });
 
   it('ends every stream when the client closes', async () => {

@@ -1,0 +1,196 @@
+import { JsonRpcError, type JsonRpcPeer, type RequestOptions } from '@mcpkit/jsonrpc-core';
+import {
+  assertCapability,
+  buildRequestMeta,
+  CapabilityError,
+  type ClientCapabilities,
+  type Implementation,
+  type LoggingLevel,
+  methodAvailability,
+  type RequestMeta,
+  readUnsupportedProtocolVersionData,
+  selectModernVersion,
+} from '@mcpkit/protocol';
+import { McpClientError } from './errors';
+import { completeWithInput, isInputRequired } from './input-loop';
+import { isJsonObject, type JsonObject } from './json-object';
+import type { CallOptions, InputHandlers } from './options';
+import type { ResponseCache } from './response-cache';
+import type { SessionState } from './session-state';
+
+/** What the client settled once, in its constructor. */
+export interface RequestSettings {
+  readonly info: Implementation;
+  readonly capabilities: ClientCapabilities;
+  readonly handlers: InputHandlers;
+  /** Refuse calls the server did not declare (`enforceServerCapabilities`). */
+  readonly enforce: boolean;
+  readonly timeoutMs: number;
+  readonly maxTotalTimeoutMs: number;
+  readonly maxInputRounds: number;
+  readonly cache: ResponseCache | undefined;
+  /** The authorization context of a request, read per request (`authContextKey`). */
+  readonly authContext: () => string;
+}
+
+/** A live connection: the peer and what negotiation settled. */
+export interface Connection {
+  readonly peer: JsonRpcPeer;
+  readonly session: SessionState;
+}
+
+/** How one method behaves in the pipeline. */
+export interface CallBehaviour {
+  /** Cache key of a cacheable request (modern era only), or undefined when the method is not cacheable. */
+  cacheKey?: string;
+  /** The method may answer `input_required` (tools/call, prompts/get, resources/read). */
+  mayNeedInput?: boolean;
+  /** Applied to a complete result before it is cached and returned. */
+  transform?: (result: JsonObject) => JsonObject;
+}
+
+/**
+ * What every outgoing request goes through: the method must exist in the revision and (unless enforcement is off)
+ * be declared by the server; a fresh cached result answers it; otherwise it is sent with its era's envelope,
+ * re-sent once after -32022 with a mutual version (2026-07-28), taken through `input_required` rounds, and cached.
+ */
+export class RequestPipeline {
+  /** 2026-07-28: the default `logLevel` of the envelope (`setLoggingLevel`). */
+  logLevel: LoggingLevel | undefined;
+
+  readonly #settings: RequestSettings;
+  readonly #connection: (method: string) => Connection;
+
+  /** `connection` returns the live connection or throws `ERR_NOT_CONNECTED` naming the method. */
+  constructor(settings: RequestSettings, connection: (method: string) => Connection) {
+    this.#settings = settings;
+    this.#connection = connection;
+  }
+
+  async call<R>(
+    method: string,
+    input: object | undefined,
+    options: CallOptions = {},
+    behaviour: CallBehaviour = {},
+  ): Promise<R> {
+    const params = input as JsonObject | undefined;
+    const { peer, session } = this.#connection(method);
+    this.#check(method, session, params);
+    const cache = this.#settings.cache;
+    const carriesInput =
+      params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
+    const cacheKey = session.era === 'modern' && cache !== undefined ? behaviour.cacheKey : undefined;
+    if (cacheKey !== undefined && !carriesInput && options.cache !== false) {
+      const cached = cache!.get(method, cacheKey, this.#settings.authContext());
+      if (cached !== undefined) return cached as R;
+    }
+    let result = await this.#send(peer, session, method, params, options);
+    const mayNeedInput = behaviour.mayNeedInput === true;
+    // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
+    let cacheable = cacheKey !== undefined && !carriesInput;
+    if (isInputRequired(method, result, session, mayNeedInput)) {
+      cacheable = false;
+      result = await completeWithInput(
+        method,
+        params,
+        result,
+        (retry) => this.#send(peer, session, method, retry, options),
+        {
+          handlers: this.#settings.handlers,
+          capabilities: this.#settings.capabilities,
+          maxRounds: this.#settings.maxInputRounds,
+          session,
+          mayNeedInput,
+          signal: options.signal,
+        },
+      );
+    }
+    const complete = behaviour.transform ? behaviour.transform(result) : result;
+    if (cacheable) {
+      cache!.set(
+        method,
+        cacheKey!,
+        this.#settings.authContext(),
+        complete,
+        complete.ttlMs as number | undefined,
+        complete.cacheScope as 'public' | 'private' | undefined,
+      );
+    }
+    return complete as R;
+  }
+
+  /** The 2026-07-28 `_meta` envelope in `version`, around `meta` and the call's extra keys (envelope keys win). */
+  envelope(version: string, meta?: RequestMeta, options?: CallOptions): RequestMeta {
+    const extra = options?.meta === undefined ? meta : { ...meta, ...options.meta };
+    return buildRequestMeta({
+      protocolVersion: version,
+      clientCapabilities: this.#settings.capabilities,
+      clientInfo: this.#settings.info,
+      logLevel: options?.logLevel ?? this.logLevel,
+      extra,
+    });
+  }
+
+  /** Sends one request of the session's era; in 2026-07-28, retries once after -32022 with a mutual version. */
+  async #send(
+    peer: JsonRpcPeer,
+    session: SessionState,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+  ): Promise<JsonObject> {
+    const peerOptions: RequestOptions = {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#settings.maxTotalTimeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      onProgress: options.onProgress as ((progress: unknown) => void) | undefined,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await peer.request(method, this.#wireParams(session, params, options), peerOptions);
+        if (!isJsonObject(result)) {
+          throw new McpClientError('ERR_INVALID_RESULT', `${method} answered with a result that is not an object`, {
+            method,
+            result,
+          });
+        }
+        return result;
+      } catch (error) {
+        const unsupported =
+          session.era === 'modern' && attempt === 0 && JsonRpcError.is(error)
+            ? readUnsupportedProtocolVersionData(error)
+            : undefined;
+        const next = unsupported ? selectModernVersion(unsupported.supported) : undefined;
+        if (next === undefined || next === session.version) throw error;
+        session.version = next;
+      }
+    }
+  }
+
+  /** Params as sent: 2026-07-28 wraps `_meta` in the envelope; legacy only merges the call's extra `_meta` keys. */
+  #wireParams(session: SessionState, params: JsonObject | undefined, options: CallOptions): JsonObject | undefined {
+    const meta = params?._meta as RequestMeta | undefined;
+    if (session.era === 'modern') return { ...params, _meta: this.envelope(session.version, meta, options) };
+    if (options.meta === undefined) return params;
+    return { ...params, _meta: { ...meta, ...options.meta } };
+  }
+
+  /** Refuses, locally, a method the revision does not have or (when enforcing) the server did not declare. */
+  #check(method: string, session: SessionState, params: JsonObject | undefined): void {
+    const availability = methodAvailability(method, session.version);
+    if (!availability.available || availability.kind !== 'request') {
+      const reason = availability.available
+        ? `'${method}' is not a request in ${session.version}`
+        : availability.reason;
+      throw new CapabilityError('ERR_METHOD_NOT_AVAILABLE', `${reason}.`, {
+        method,
+        version: session.version,
+        missing: [],
+      });
+    }
+    if (this.#settings.enforce) {
+      assertCapability(method, session.version, { server: session.serverCapabilities }, params);
+    }
+  }
+}
