@@ -7,6 +7,7 @@
 // One definition serves both protocol eras: 2026-07-28 (stateless, `server/discover`) and the `initialize` era
 // (2024-11-05 … 2025-11-25). The server decides per connection from what the client sends first; nothing here
 // depends on it.
+import { resourceNotFoundError } from '@mcpkit/protocol';
 import { McpServer, ResourceTemplate } from '@mcpkit/server';
 import { redirectConsoleToStderr, StdioServerTransport } from '@mcpkit/transport-stdio';
 import { z } from 'zod';
@@ -53,7 +54,9 @@ server.registerTool(
     // Hints for clients deciding whether to ask the user before calling: this tool changes nothing.
     annotations: { readOnlyHint: true },
   },
-  ({ day }) => ({ content: [{ type: 'text', text: `On ${day} we are ${HOURS[day] === 'closed' ? '' : 'open '}${HOURS[day]}.` }] }),
+  ({ day }) => ({
+    content: [{ type: 'text', text: `On ${day} we are ${HOURS[day] === 'closed' ? '' : 'open '}${HOURS[day]}.` }],
+  }),
 );
 
 // Typed input and typed output with zod. The outputSchema is published in tools/list, so the client (and the model)
@@ -154,10 +157,11 @@ server.registerResource(
     complete: { dish: (value) => Object.keys(DISHES).filter((id) => id.startsWith(value)) },
   }),
   { title: 'A dish', mimeType: 'application/json' },
-  (uri, { dish }) => {
+  (uri, { dish }, ctx) => {
     const found = DISHES[String(dish)];
-    // Thrown errors become JSON-RPC errors for resources/read, with this message.
-    if (found === undefined) throw new Error(`No dish "${String(dish)}" on the menu`);
+    // The URI fits the template but names nothing: answer with the "resource not found" error of the client's
+    // revision (-32602 in 2026-07-28, -32002 before). Any other thrown error would reach the client as -32603.
+    if (found === undefined) throw resourceNotFoundError(uri, ctx.protocolVersion);
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id: dish, ...found }) }] };
   },
 );

@@ -90,6 +90,9 @@ export class StdioClientTransport extends StreamTransport {
   #stderrTailBytes = 0;
   #exited: Promise<void>;
   #shuttingDown = false;
+  // A spawn failure (ENOENT, EACCES) is emitted right after construction; kept until start() reports it.
+  #spawnError: Error | undefined;
+  #spawned = false;
 
   constructor(options: StdioClientTransportOptions) {
     const child = spawn(options.command, options.args ?? [], {
@@ -103,6 +106,14 @@ export class StdioClientTransport extends StreamTransport {
     this.#options = options;
     this.#child = child;
     child.stderr?.on('data', (chunk: Uint8Array) => this.#keepStderr(chunk));
+    // Listen from the start: an 'error' event with no listener would crash the process when start() comes later.
+    child.on('error', (error) => {
+      if (!this.#spawned) this.#spawnError = error;
+      else this.onerror?.(error);
+    });
+    child.once('spawn', () => {
+      this.#spawned = true;
+    });
     // Writes to a child that died fail with EPIPE; the exit handler reports the real cause.
     child.stdin!.on('error', () => {});
     this.#exited = new Promise((resolve) => {
@@ -149,25 +160,28 @@ export class StdioClientTransport extends StreamTransport {
   }
 
   override async start(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      const onSpawn = () => {
-        this.#child.off('error', onError);
-        resolve();
-      };
-      const onError = (error: Error) => {
-        this.#child.off('spawn', onSpawn);
-        reject(
-          new Error(`Could not start the MCP server process (${this.#options.command}): ${error.message}`, {
-            cause: error,
-          }),
-        );
-      };
-      this.#child.once('spawn', onSpawn);
-      this.#child.once('error', onError);
-    });
-    this.#child.on('error', (error) => this.onerror?.(error));
+    if (!this.#spawned && this.#spawnError === undefined) {
+      await new Promise<void>((resolve) => {
+        const settle = () => {
+          this.#child.off('spawn', settle);
+          this.#child.off('error', settle);
+          resolve();
+        };
+        this.#child.once('spawn', settle);
+        this.#child.once('error', settle);
+      });
+    }
+    const failure = this.#spawnError;
+    if (failure) {
+      throw new Error(`Could not start the MCP server process (${this.#options.command}): ${failure.message}`, {
+        cause: failure,
+      });
+    }
     await super.start();
   }
+
+  /** A write to a child that just died fails with EPIPE; the exit handler closes with the real cause instead. */
+  protected override onOutputBroken(): void {}
 
   override async close(): Promise<void> {
     this.#shuttingDown = true;

@@ -1,3 +1,4 @@
+import { Console } from 'node:console';
 import type { Readable, Writable } from 'node:stream';
 import { StreamTransport } from './stream-transport';
 
@@ -33,19 +34,22 @@ export class StdioServerTransport extends StreamTransport {
   }
 }
 
-type ConsoleMethod = 'log' | 'info' | 'debug';
-
 /**
- * Sends `console.log`, `console.info` and `console.debug` to stderr instead of stdout, so that nothing but MCP
- * messages reaches a stdio server's stdout. Returns a function that restores them.
+ * Sends everything the global `console` would write to stdout (`log`, `info`, `debug`, `dir`, `table`, `group`,
+ * `count`, `timeLog` …) to stderr instead, so that nothing but MCP messages reaches a stdio server's stdout. Returns a
+ * function that restores the original methods.
  */
 export function redirectConsoleToStderr(): () => void {
-  const methods: ConsoleMethod[] = ['log', 'info', 'debug'];
-  const originals = methods.map((method) => console[method]);
-  for (const method of methods) console[method] = console.error.bind(console);
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const target = console as unknown as Record<string, unknown>;
+  const replacement = toStderr as unknown as Record<string, unknown>;
+  const originals = new Map<string, unknown>();
+  for (const key of Object.keys(target)) {
+    if (typeof target[key] !== 'function' || typeof replacement[key] !== 'function') continue;
+    originals.set(key, target[key]);
+    target[key] = (replacement[key] as (...args: unknown[]) => unknown).bind(toStderr);
+  }
   return () => {
-    methods.forEach((method, index) => {
-      console[method] = originals[index]!;
-    });
+    for (const [key, original] of originals) target[key] = original;
   };
 }

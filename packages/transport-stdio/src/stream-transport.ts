@@ -94,6 +94,11 @@ export class StreamTransport implements Transport {
     this.onclose?.(reason);
   }
 
+  /** Called when a write fails with EPIPE (the reader is gone); closes the transport with that error. */
+  protected onOutputBroken(error: Error): void {
+    this.closeWith(error);
+  }
+
   /** Called when `input` ends; closes the transport. Subclasses that learn the reason elsewhere override it. */
   protected onInputEnd(): void {
     this.closeWith(undefined);
@@ -119,6 +124,6 @@ export class StreamTransport implements Transport {
   readonly #onStreamError = (error: Error) => {
     this.onerror?.(error);
     // A broken pipe will never carry another message.
-    if ((error as NodeJS.ErrnoException).code === 'EPIPE') this.closeWith(error);
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') this.onOutputBroken(error);
   };
 }

@@ -107,6 +107,22 @@ describe('StdioServerTransport', () => {
   });
 });
 
+describe('redirectConsoleToStderr', () => {
+  it('keeps every console method off stdout', async () => {
+    const { execFile } = await import('node:child_process');
+    const script = join(import.meta.dirname, 'fixtures', 'console-user.mjs');
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(process.execPath, ['--conditions=@mcpkit/source', '--import', 'tsx', script], (error, out, err) =>
+        error ? reject(error) : resolve({ stdout: out, stderr: err }),
+      );
+    });
+    expect(stdout).toBe('');
+    for (const text of ['log', 'info', 'debug', 'dir: true', 'dirxml', 'group', 'count: 1', 't:']) {
+      expect(stderr).toContain(text);
+    }
+  });
+});
+
 describe('StdioClientTransport', () => {
   const transports: StdioClientTransport[] = [];
   afterEach(async () => {
@@ -187,6 +203,12 @@ describe('StdioClientTransport', () => {
       expect(error.message).toMatch(/the database is on fire/);
       expect(error.cause).toBeInstanceOf(ServerProcessExitedError);
     }
+  });
+
+  it('does not crash when the command does not exist and start() comes later; start() reports it', async () => {
+    const { transport } = start({ command: '/nonexistent/mcp-server' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(transport.start()).rejects.toThrow(/Could not start the MCP server process.*ENOENT/);
   });
 
   it('fails start() clearly when the command does not exist', async () => {
