@@ -7,7 +7,6 @@
 // One definition serves both protocol eras: 2026-07-28 (stateless, `server/discover`) and the `initialize` era
 // (2024-11-05 … 2025-11-25). The server decides per connection from what the client sends first; nothing here
 // depends on it.
-import { resourceNotFoundError } from '@mcpkit/protocol';
 import { McpServer, ResourceTemplate } from '@mcpkit/server';
 import { redirectConsoleToStderr, StdioServerTransport } from '@mcpkit/transport-stdio';
 import { z } from 'zod';
@@ -157,11 +156,11 @@ server.registerResource(
     complete: { dish: (value) => Object.keys(DISHES).filter((id) => id.startsWith(value)) },
   }),
   { title: 'A dish', mimeType: 'application/json' },
-  (uri, { dish }, ctx) => {
+  (uri, { dish }) => {
     const found = DISHES[String(dish)];
-    // The URI fits the template but names nothing: answer with the "resource not found" error of the client's
-    // revision (-32602 in 2026-07-28, -32002 before). Any other thrown error would reach the client as -32603.
-    if (found === undefined) throw resourceNotFoundError(uri, ctx.protocolVersion);
+    // The URI fits the template but names nothing: returning undefined answers "resource not found" with the code of
+    // the client's revision (-32602 in 2026-07-28, -32002 before). A thrown error would reach the client as -32603.
+    if (found === undefined) return undefined;
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id: dish, ...found }) }] };
   },
 );

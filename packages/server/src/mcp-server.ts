@@ -103,12 +103,15 @@ export type ResourceHandler = (
   ctx: ServerRequestContext,
 ) => ReadResourceResult | Promise<ReadResourceResult>;
 
-/** Answers `resources/read` for URIs matching a template. */
+/**
+ * Answers `resources/read` for URIs matching a template. Return `undefined` when the URI matches but names nothing
+ * that exists: the client gets "resource not found" with the code of its era (-32602 in 2026-07-28, -32002 before).
+ */
 export type ResourceTemplateHandler = (
   uri: string,
   variables: UriTemplateVariables,
   ctx: ServerRequestContext,
-) => ReadResourceResult | Promise<ReadResourceResult>;
+) => ReadResourceResult | undefined | Promise<ReadResourceResult | undefined>;
 
 /** What every registration returns. */
 export interface RegisteredHandle<Patch> {

@@ -89,6 +89,27 @@ describe('resources', () => {
     harness = undefined;
   });
 
+  it('a template handler that returns undefined answers "resource not found" in the code of the era', async () => {
+    const server = library();
+    server.registerResource(
+      'shelf',
+      new ResourceTemplate('shelf://{slot}'),
+      { mimeType: 'text/plain' },
+      (uri, { slot }) => (slot === 'a1' ? { contents: [{ uri, text: 'occupied' }] } : undefined),
+    );
+    harness = await connect(server);
+    const found = await harness.client.request<Loose>('resources/read', modern({ uri: 'shelf://a1' }));
+    expect(found.contents[0].text).toBe('occupied');
+    const missing = await rpcError(harness.client.request('resources/read', modern({ uri: 'shelf://z9' })));
+    expect(missing).toMatchObject({ code: -32602, data: { uri: 'shelf://z9' } });
+    await harness.close();
+    harness = await connect(server);
+    await initialize(harness.client, '2025-06-18');
+    const legacy = await rpcError(harness.client.request('resources/read', { uri: 'shelf://z9' }));
+    expect(legacy).toMatchObject({ code: -32002, data: { uri: 'shelf://z9' } });
+    harness.checked.assertClean();
+  });
+
   it('completes template variables, with context', async () => {
     harness = await connect(library());
     const complete = (argument: { name: string; value: string }, context?: Record<string, string>) =>
