@@ -1,15 +1,12 @@
 import { invalidParamsError } from '@mcpkit/protocol';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isJsonObject } from './json-object';
 
 // Shape checks only: enough that a handler can trust the fields it reads (`action`, `content`, `roots`), not a full
 // schema validation of what the client's user or model produced.
 const CHECKS: Record<string, (value: Record<string, unknown>) => boolean> = {
   'elicitation/create': (value) =>
     (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') &&
-    (value.content === undefined || isObject(value.content)),
+    (value.content === undefined || isJsonObject(value.content)),
   'sampling/createMessage': (value) =>
     (value.role === 'assistant' || value.role === 'user') &&
     value.content !== undefined &&
@@ -23,7 +20,7 @@ const CHECKS: Record<string, (value: Record<string, unknown>) => boolean> = {
  */
 export function checkAnswer(method: string, key: string, value: unknown): unknown {
   const check = CHECKS[method];
-  if (check !== undefined && !(isObject(value) && check(value))) {
+  if (check !== undefined && !(isJsonObject(value) && check(value))) {
     throw invalidParamsError(`The client's answer to '${key}' (${method}) is not a valid ${method} result`, {
       key,
       method,

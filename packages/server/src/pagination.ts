@@ -41,3 +41,13 @@ export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: numb
   if (end < items.length) page.nextCursor = encodeCursor(version, end);
   return page;
 }
+
+/**
+ * The wire result of a list request: the page's items under `key`, and `nextCursor` only when there is a next page
+ * (an absent field, not `undefined`, so results serialise and compare cleanly).
+ */
+export function pageResult<K extends string, T>(key: K, page: Page<T>): { [P in K]: T[] } & { nextCursor?: string } {
+  const result = { [key]: page.items } as { [P in K]: T[] } & { nextCursor?: string };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}

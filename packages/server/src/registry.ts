@@ -74,6 +74,12 @@ export class Registry<E extends RegistryEntry<D>, D> {
     return true;
   }
 
+  /** Records an in-place update of `entry`, re-keying it (position kept) when `key` differs from its key. */
+  updated(entry: E, key: string): void {
+    if (key !== entry.key) this.rename(entry, key);
+    else this.changed();
+  }
+
   changed(): void {
     this.#version++;
     this.#enabled = undefined;

@@ -14,6 +14,9 @@ export type SchemaInput = StandardSchemaV1 | JsonSchema;
 /** The value a handler receives for a schema: Standard Schema output, or what a plain JSON Schema describes. */
 export type InferSchema<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : InferJsonSchema<S>;
 
+/** The arguments a tool or prompt handler receives for its schema (an empty object without one). */
+export type ArgsOf<S> = S extends SchemaInput ? InferSchema<S> : Record<string, never>;
+
 /** One validation problem: where, and what. */
 export interface SchemaIssue {
   /** A JSON-pointer-like path (`/items/0/name`); empty for the value itself. */

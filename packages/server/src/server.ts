@@ -8,66 +8,27 @@ import {
   type Transport,
 } from '@mcpkit/jsonrpc-core';
 import {
-  type CacheScope,
   type CapabilityPath,
   type ClientRequestMethod,
   type ClientRequests,
   hasCapability,
-  honouredSubscriptionFilter,
   type Implementation,
   type InitializeResult,
-  invalidEnvelopeError,
-  invalidParamsError,
-  isLegacyVersion,
-  isLoggingLevel,
-  isModernVersion,
-  MetaKeys,
-  methodAvailability,
-  methodNotFoundError,
-  negotiateLegacyVersion,
-  PROTOCOL_VERSIONS,
-  RequestMethods,
-  readRequestEnvelope,
-  requiredCapability,
   type ServerCapabilities,
-  type SubscriptionFilter,
-  unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
-import { type DispatchContext, type Era, ServerRequestContext } from './context';
-import { ListenStream } from './listen-stream';
-import { type NonceStore, paramsDigest, RequestStateCodec } from './request-state';
+import { installBuiltIns } from './built-ins';
+import { type DispatchContext, ServerRequestContext } from './context';
+import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
+import { InputRounds } from './input-rounds';
+import { isJsonObject } from './json-object';
+import type { ListenStream } from './listen-stream';
+import { type NonceStore, RequestStateCodec } from './request-state';
 import { type ConnectOptions, ServerSession } from './session';
-
-/** A caching hint for cacheable results (2026-07-28). */
-export interface CacheHint {
-  ttlMs: number;
-  cacheScope: CacheScope;
-}
-
-/** The methods whose complete results carry `ttlMs` / `cacheScope` in 2026-07-28. */
-export type CacheableMethod =
-  | 'server/discover'
-  | 'tools/list'
-  | 'prompts/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'resources/read';
-
-const CACHEABLE: ReadonlySet<string> = new Set<CacheableMethod>([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
 
 /** The only methods that may answer `input_required` (SEP-2322). */
 const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
-const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
-const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
 
 /** Options for `Server`. */
 export interface ServerOptions {
@@ -113,10 +74,6 @@ function defaultPrincipal(info: MessageInfo): string | undefined {
   return `${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * The low-level MCP server: one method table (a jsonrpc-core `Router`) shared by every session, the era rules of
  * every revision applied per request, and the built-in methods (`initialize`, `ping`, `server/discover`,
@@ -139,16 +96,10 @@ export class Server {
   readonly #handlers = new Map<string, ServerRequestHandler<never>>();
   readonly #sessions = new Set<ServerSession>();
   readonly #streams = new Set<ListenStream>();
-  readonly #supported: readonly string[];
-  readonly #legacyVersions: readonly string[];
-  readonly #modernVersions: ReadonlySet<string>;
-  readonly #codec: RequestStateCodec;
-  readonly #principalOf: (info: MessageInfo) => string | undefined;
-  readonly #cacheHints: Partial<Record<string, CacheHint>>;
+  readonly #rules: EraRules;
+  readonly #inputRounds: InputRounds;
   #capabilities: ServerCapabilities;
   #loggingDeclared: boolean;
-  /** Per version, per method: whether the method exists and its server capability is declared. */
-  readonly #gates = new Map<string, Map<string, boolean>>();
 
   constructor(serverInfo: Implementation, options: ServerOptions = {}) {
     this.serverInfo = serverInfo;
@@ -156,35 +107,30 @@ export class Server {
     this.onerror = options.onError;
     this.#capabilities = structuredClone(options.capabilities ?? {});
     this.#loggingDeclared = hasCapability(this.#capabilities, ['logging']);
-    const versions = options.protocolVersions ?? PROTOCOL_VERSIONS;
-    for (const version of versions) {
-      if (!isLegacyVersion(version) && !isModernVersion(version)) {
-        throw new RangeError(`Server: unknown protocol version '${version}'; known: ${PROTOCOL_VERSIONS.join(', ')}`);
-      }
-    }
-    // Newest first: the order clients read `supportedVersions` in.
-    this.#supported = [...versions].sort().reverse();
-    this.#legacyVersions = this.#supported.filter(isLegacyVersion);
-    this.#modernVersions = new Set(this.#supported.filter(isModernVersion));
-    this.#codec = new RequestStateCodec({
+    this.#rules = new EraRules({
+      serverInfo,
+      protocolVersions: options.protocolVersions,
+      cacheHints: options.cacheHints,
+      declares: (path) => this.declares(path),
+    });
+    const codec = new RequestStateCodec({
       secret: options.requestStateSecret,
       ttlMs: options.requestStateTtlMs,
       nonceStore: options.nonceStore,
     });
-    this.#principalOf = options.principalOf ?? defaultPrincipal;
-    this.#cacheHints = options.cacheHints ?? {};
+    this.#inputRounds = new InputRounds(codec, options.principalOf ?? defaultPrincipal);
 
     this.router.fallbackRequestHandler = (_params, ctx) =>
       this.dispatch(ctx.message, ctx, ctx.peer instanceof ServerSession ? ctx.peer : undefined);
     this.router.setNotificationHandler('notifications/initialized', (_params, ctx) => {
       if (ctx.peer instanceof ServerSession) ctx.peer.initialized = true;
     });
-    this.#installBuiltIns();
+    installBuiltIns(this, this.#streams);
   }
 
   /** The protocol versions this server speaks, newest first. */
   get supportedVersions(): readonly string[] {
-    return this.#supported;
+    return this.#rules.supported;
   }
 
   /** The capabilities declared now. */
@@ -215,11 +161,11 @@ export class Server {
     const merged: Record<string, unknown> = { ...this.#capabilities };
     for (const [key, value] of Object.entries(capabilities)) {
       const existing = merged[key];
-      merged[key] = isObject(existing) && isObject(value) ? { ...existing, ...value } : value;
+      merged[key] = isJsonObject(existing) && isJsonObject(value) ? { ...existing, ...value } : value;
     }
     this.#capabilities = merged as ServerCapabilities;
     this.#loggingDeclared = hasCapability(this.#capabilities, ['logging']);
-    this.#gates.clear();
+    this.#rules.capabilitiesChanged();
   }
 
   /**
@@ -322,14 +268,7 @@ export class Server {
    */
   async dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
     const params = request.params as Record<string, unknown> | undefined;
-    let era: Era;
-    if (session?.fixEra && session.era !== undefined) {
-      era = session.era;
-    } else {
-      const meta = params?._meta;
-      era = isObject(meta) && meta[MetaKeys.ProtocolVersion] !== undefined ? 'modern' : 'legacy';
-    }
-    return era === 'modern'
+    return this.#rules.eraOf(params, session) === 'modern'
       ? this.#modern(request, params, dctx, session)
       : this.#legacy(request, params, dctx, session);
   }
@@ -341,22 +280,9 @@ export class Server {
     session: ServerSession | undefined,
   ): Promise<unknown> {
     const method = request.method;
-    if (method === 'initialize' && session?.era === 'modern' && session.fixEra) {
-      throw methodNotFoundError(
-        method,
-        `This connection speaks ${session.protocolVersion}, which has no initialize; the era is fixed by the first request`,
-      );
-    }
-    const read = readRequestEnvelope(params);
-    if (!read.ok) throw invalidEnvelopeError(read.missing, read.invalid);
-    const envelope = read.envelope;
+    const envelope = this.#rules.modernEnvelope(method, params, session);
     const version = envelope.protocolVersion;
-    if (!this.#modernVersions.has(version)) throw unsupportedProtocolVersionError(this.#supported, version);
-    if (session?.fixEra && session.era === undefined) {
-      session.era = 'modern';
-      session.protocolVersion = version;
-    }
-    const handler = this.#gate(method, version, params);
+    const handler = this.#rules.gate(method, version, params, this.#handlers.get(method));
     const mayAsk = MAY_ASK.has(method);
     const ctx = new ServerRequestContext(
       dctx,
@@ -369,10 +295,10 @@ export class Server {
       this.#loggingDeclared,
       mayAsk,
     );
-    if (!mayAsk) return this.#complete(method, await handler(params as never, ctx), false);
+    if (!mayAsk) return this.#rules.complete(method, await handler(params as never, ctx), false);
     const retried = params!.requestState !== undefined;
-    const result = await this.#runWithInputs(handler, params!, ctx, dctx);
-    return this.#complete(method, result, retried);
+    const result = await this.#inputRounds.run(handler, params!, ctx, dctx);
+    return this.#rules.complete(method, result, retried);
   }
 
   async #legacy(
@@ -385,16 +311,10 @@ export class Server {
     if (method === 'initialize') return this.#initialize(params, session);
     const version = session?.protocolVersion;
     if (version === undefined || session?.era !== 'legacy') {
-      if (method === 'ping' && this.#legacyVersions.length > 0) return {};
-      if (this.#modernVersions.size > 0) {
-        const read = readRequestEnvelope(params);
-        throw invalidEnvelopeError(read.ok ? [] : read.missing, read.ok ? [] : read.invalid);
-      }
-      throw new JsonRpcError(JsonRpcErrorCode.InvalidRequest, `'${method}' before initialize: send initialize first`, {
-        method,
-      });
+      if (method === 'ping' && this.#rules.legacyVersions.length > 0) return {};
+      throw this.#rules.uninitializedError(method, params);
     }
-    const handler = this.#gate(method, version, params);
+    const handler = this.#rules.gate(method, version, params, this.#handlers.get(method));
     const ctx = new ServerRequestContext(
       dctx,
       'legacy',
@@ -409,61 +329,14 @@ export class Server {
     return handler(params as never, ctx);
   }
 
-  /** The handler for `method` in `version`, or -32601 when the method is absent there or its capability undeclared. */
-  #gate(method: string, version: string, params: Record<string, unknown> | undefined): ServerRequestHandler<never> {
-    const handler = this.#handlers.get(method);
-    if (handler === undefined) throw methodNotFoundError(method);
-    if (!MCP_REQUEST_METHODS.has(method)) return handler; // an application's own method
-    // Only task augmentation (2025-11-25 tools/call with params.task) makes a server-side gate depend on params.
-    const cacheable = params?.task === undefined;
-    let gates = this.#gates.get(version);
-    if (gates === undefined) {
-      gates = new Map();
-      this.#gates.set(version, gates);
-    }
-    let open = cacheable ? gates.get(method) : undefined;
-    if (open === undefined) {
-      const availability = methodAvailability(method, version);
-      if (!availability.available || availability.kind !== 'request' || availability.direction === 'serverToClient') {
-        open = false;
-      } else {
-        const required = requiredCapability(method, version, params) ?? [];
-        open = required.every((requirement) => requirement.side !== 'server' || this.declares(requirement.path));
-      }
-      if (cacheable) gates.set(method, open);
-    }
-    if (!open) {
-      const availability = methodAvailability(method, version);
-      throw methodNotFoundError(
-        method,
-        availability.available
-          ? `The server does not declare the capability '${method}' needs in ${version}`
-          : availability.reason,
-      );
-    }
-    return handler;
-  }
-
   #initialize(params: Record<string, unknown> | undefined, session: ServerSession | undefined): InitializeResult {
-    if (session?.era === 'modern' && session.fixEra) {
-      throw methodNotFoundError(
-        'initialize',
-        `This connection speaks ${session.protocolVersion}, which has no initialize; the era is fixed by the first request`,
-      );
-    }
-    const requested = params?.protocolVersion;
-    if (typeof requested !== 'string' || !isObject(params?.capabilities)) {
-      throw invalidParamsError(
-        'initialize needs params.protocolVersion (a string) and params.capabilities (an object)',
-      );
-    }
-    const version = negotiateLegacyVersion(requested, this.#legacyVersions);
-    if (version === undefined) throw unsupportedProtocolVersionError(this.#supported, requested);
+    this.#rules.refuseInitializeOnFixedModern(session);
+    const version = this.#rules.negotiateInitialize(params);
     if (session !== undefined) {
       session.era = 'legacy';
       session.protocolVersion = version;
-      session.clientCapabilities = params.capabilities as never;
-      session.clientInfo = isObject(params.clientInfo) ? (params.clientInfo as never) : undefined;
+      session.clientCapabilities = params!.capabilities as never;
+      session.clientInfo = isJsonObject(params!.clientInfo) ? (params!.clientInfo as never) : undefined;
     }
     const result: InitializeResult = {
       protocolVersion: version,
@@ -472,136 +345,6 @@ export class Server {
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
     return result;
-  }
-
-  /**
-   * Runs a handler that may ask the client for input (modern MRTR): answers from the verified `requestState` and
-   * `inputResponses` replay earlier asks; the first unanswered ask turns the result into `input_required`.
-   */
-  async #runWithInputs(
-    handler: ServerRequestHandler<never>,
-    params: Record<string, unknown>,
-    ctx: ServerRequestContext,
-    dctx: DispatchContext,
-  ): Promise<unknown> {
-    const method = ctx.method;
-    let answers: Record<string, unknown> = {};
-    if (params.requestState !== undefined) {
-      const principal = this.#principalOf(dctx.info);
-      const state = await this.#codec.verify(params.requestState, { method, params, principal });
-      answers = { ...state.r };
-      const responses = params.inputResponses;
-      if (isObject(responses)) {
-        // Only the keys this token asked for; others are ignored, as the spec advises.
-        for (const key of state.a) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
-      }
-      ctx.setAnswers(answers);
-    }
-    return new Promise<unknown>((resolve, reject) => {
-      ctx.onInputNeeded((pending) => {
-        paramsDigest(params)
-          .then((digest) =>
-            this.#codec.sign({ m: method, d: digest, p: this.#principalOf(dctx.info), r: answers, a: pending.keys }),
-          )
-          .then((requestState) => {
-            ctx.abandon(new Error(`'${method}' needs input from the client; this run of the handler was set aside`));
-            resolve({ resultType: 'input_required', inputRequests: pending.inputs, requestState });
-          }, reject);
-      });
-      try {
-        Promise.resolve(handler(params as never, ctx)).then(resolve, reject);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  }
-
-  /** Completes a modern result: `resultType`, serverInfo, and cache hints on cacheable complete results. */
-  #complete(method: string, result: unknown, retried: boolean): unknown {
-    if (!isObject(result)) return result;
-    const out: Record<string, unknown> = { ...result };
-    if (out.resultType === undefined) out.resultType = 'complete';
-    const meta = result._meta;
-    out._meta = isObject(meta)
-      ? { ...meta, [MetaKeys.ServerInfo]: this.serverInfo }
-      : { [MetaKeys.ServerInfo]: this.serverInfo };
-    if (out.resultType === 'complete' && CACHEABLE.has(method)) {
-      if (retried) {
-        // Results of MRTR retries must not be cached.
-        out.ttlMs = 0;
-        out.cacheScope = 'private';
-      } else {
-        const hint = this.#cacheHints[method] ?? this.#cacheHints.default ?? DEFAULT_CACHE_HINT;
-        if (out.ttlMs === undefined) out.ttlMs = hint.ttlMs;
-        if (out.cacheScope === undefined) out.cacheScope = hint.cacheScope;
-      }
-    }
-    return out;
-  }
-
-  #installBuiltIns(): void {
-    this.setRequestHandler('ping', () => ({}));
-    this.setRequestHandler('server/discover', () => {
-      const result: Record<string, unknown> = {
-        supportedVersions: [...this.#supported],
-        capabilities: this.#capabilities,
-      };
-      if (this.instructions !== undefined) result.instructions = this.instructions;
-      return result as never;
-    });
-    this.setRequestHandler('logging/setLevel', (params, ctx) => {
-      const level = (params as { level?: unknown } | undefined)?.level;
-      if (!isLoggingLevel(level)) throw invalidParamsError(`Unknown logging level ${JSON.stringify(level)}`);
-      if (ctx.session !== undefined) ctx.session.logLevel = level;
-      return {};
-    });
-    this.setRequestHandler('resources/subscribe', (params, ctx) => {
-      const uri = (params as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri !== 'string') throw invalidParamsError('resources/subscribe needs params.uri (a string)');
-      ctx.session?.resourceSubscriptions.add(uri);
-      return {};
-    });
-    this.setRequestHandler('resources/unsubscribe', (params, ctx) => {
-      const uri = (params as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri !== 'string') throw invalidParamsError('resources/unsubscribe needs params.uri (a string)');
-      ctx.session?.resourceSubscriptions.delete(uri);
-      return {};
-    });
-    this.setRequestHandler('subscriptions/listen', async (params, ctx) => {
-      const requested = (params as { notifications?: unknown } | undefined)?.notifications;
-      if (!isObject(requested)) {
-        throw invalidParamsError('subscriptions/listen needs params.notifications (a subscription filter object)');
-      }
-      const honoured = honouredSubscriptionFilter(requested as SubscriptionFilter, this.#capabilities);
-      const id = ctx.requestId;
-      // The acknowledgement is the first message of the stream; nothing for it is sent before.
-      await ctx.notify('notifications/subscriptions/acknowledged', {
-        _meta: { [MetaKeys.SubscriptionId]: id },
-        notifications: honoured,
-      });
-      const signal = ctx.signal;
-      return new Promise((resolve, reject) => {
-        const stream = new ListenStream(
-          id,
-          honoured,
-          ctx.session,
-          (method, notificationParams) => ctx.notify(method, notificationParams),
-          (result) => {
-            this.#streams.delete(stream);
-            resolve(result as never);
-          },
-        );
-        // Cancelled (notifications/cancelled, stream closed, connection gone): no response goes out, but the handler
-        // must still finish so the peer forgets it.
-        const cancel = () => {
-          this.#streams.delete(stream);
-          reject(signal.reason);
-        };
-        if (signal.aborted) return cancel();
-        this.#streams.add(stream);
-        signal.addEventListener('abort', cancel, { once: true });
-      });
-    });
   }
 
   /**

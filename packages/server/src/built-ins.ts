@@ -1,0 +1,82 @@
+import {
+  honouredSubscriptionFilter,
+  invalidParamsError,
+  isLoggingLevel,
+  MetaKeys,
+  type SubscriptionFilter,
+} from '@mcpkit/protocol';
+import { isJsonObject } from './json-object';
+import { ListenStream } from './listen-stream';
+import type { Server } from './server';
+
+function uriParam(method: string, params: unknown): string {
+  const uri = (params as { uri?: unknown } | undefined)?.uri;
+  if (typeof uri !== 'string') throw invalidParamsError(`${method} needs params.uri (a string)`);
+  return uri;
+}
+
+/**
+ * Installs the methods every MCP server answers the same way: `ping`, `server/discover`, `logging/setLevel`,
+ * `resources/subscribe` / `unsubscribe` (legacy) and `subscriptions/listen` (modern; open streams go in `streams`).
+ * `initialize` is not among them: the dispatcher answers it, since it decides the era.
+ */
+export function installBuiltIns(server: Server, streams: Set<ListenStream>): void {
+  server.setRequestHandler('ping', () => ({}));
+  server.setRequestHandler('server/discover', () => {
+    const result: Record<string, unknown> = {
+      supportedVersions: [...server.supportedVersions],
+      capabilities: server.capabilities,
+    };
+    if (server.instructions !== undefined) result.instructions = server.instructions;
+    return result as never;
+  });
+  server.setRequestHandler('logging/setLevel', (params, ctx) => {
+    const level = (params as { level?: unknown } | undefined)?.level;
+    if (!isLoggingLevel(level)) throw invalidParamsError(`Unknown logging level ${JSON.stringify(level)}`);
+    if (ctx.session !== undefined) ctx.session.logLevel = level;
+    return {};
+  });
+  server.setRequestHandler('resources/subscribe', (params, ctx) => {
+    ctx.session?.resourceSubscriptions.add(uriParam('resources/subscribe', params));
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', (params, ctx) => {
+    ctx.session?.resourceSubscriptions.delete(uriParam('resources/unsubscribe', params));
+    return {};
+  });
+  server.setRequestHandler('subscriptions/listen', async (params, ctx) => {
+    const requested = (params as { notifications?: unknown } | undefined)?.notifications;
+    if (!isJsonObject(requested)) {
+      throw invalidParamsError('subscriptions/listen needs params.notifications (a subscription filter object)');
+    }
+    const honoured = honouredSubscriptionFilter(requested as SubscriptionFilter, server.capabilities);
+    const id = ctx.requestId;
+    // The acknowledgement is the first message of the stream; nothing for it is sent before.
+    await ctx.notify('notifications/subscriptions/acknowledged', {
+      _meta: { [MetaKeys.SubscriptionId]: id },
+      notifications: honoured,
+    });
+    const signal = ctx.signal;
+    return new Promise((resolve, reject) => {
+      const stream = new ListenStream(
+        id,
+        honoured,
+        ctx.session,
+        (method, notificationParams) => ctx.notify(method, notificationParams),
+        (result) => {
+          streams.delete(stream);
+          resolve(result as never);
+        },
+      );
+      // Cancelled (notifications/cancelled, stream closed, connection gone): no response goes out, but the handler
+      // must still finish so the peer forgets it.
+      const cancel = () => {
+        streams.delete(stream);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return cancel();
+      streams.add(stream);
+      signal.addEventListener('abort', cancel, { once: true });
+    });
+  });
+}

@@ -1,0 +1,224 @@
+import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import {
+  type CacheScope,
+  type CapabilityPath,
+  type Implementation,
+  invalidEnvelopeError,
+  invalidParamsError,
+  isLegacyVersion,
+  isModernVersion,
+  MetaKeys,
+  methodAvailability,
+  methodNotFoundError,
+  negotiateLegacyVersion,
+  PROTOCOL_VERSIONS,
+  type RequestEnvelope,
+  RequestMethods,
+  readRequestEnvelope,
+  requiredCapability,
+  unsupportedProtocolVersionError,
+} from '@mcpkit/protocol';
+import type { Era } from './context';
+import { isJsonObject } from './json-object';
+import type { ServerSession } from './session';
+
+/** A caching hint for cacheable results (2026-07-28). */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+/** The methods whose complete results carry `ttlMs` / `cacheScope` in 2026-07-28. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+const CACHEABLE: ReadonlySet<string> = new Set<CacheableMethod>([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
+const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
+
+/** What the rules need to know about the server they guard. */
+export interface EraRulesOptions {
+  serverInfo: Implementation;
+  /** Protocol versions the server speaks, of either era. Default: every version `@mcpkit/protocol` knows. */
+  protocolVersions?: readonly string[];
+  cacheHints?: Partial<Record<CacheableMethod | 'default', CacheHint>>;
+  /** Whether the server declares the capability at `path` now (gates are cached until `capabilitiesChanged`). */
+  declares(path: CapabilityPath): boolean;
+}
+
+/**
+ * The rules of both protocol eras, as the server applies them to each request: which era a request is in, what its
+ * envelope or session must carry, whether its method exists in its revision with the capability it needs declared,
+ * and how a modern result is completed. Holds no per-request state; the `Server` runs handlers around it.
+ */
+export class EraRules {
+  /** The protocol versions spoken, newest first (the order clients read `supportedVersions` in). */
+  readonly supported: readonly string[];
+  readonly legacyVersions: readonly string[];
+  readonly modernVersions: ReadonlySet<string>;
+  readonly #serverInfo: Implementation;
+  readonly #cacheHints: Partial<Record<string, CacheHint>>;
+  readonly #declares: (path: CapabilityPath) => boolean;
+  /** Per version, per method: whether the method exists and its server capability is declared. */
+  readonly #gates = new Map<string, Map<string, boolean>>();
+
+  constructor(options: EraRulesOptions) {
+    const versions = options.protocolVersions ?? PROTOCOL_VERSIONS;
+    for (const version of versions) {
+      if (!isLegacyVersion(version) && !isModernVersion(version)) {
+        throw new RangeError(`Server: unknown protocol version '${version}'; known: ${PROTOCOL_VERSIONS.join(', ')}`);
+      }
+    }
+    this.supported = [...versions].sort().reverse();
+    this.legacyVersions = this.supported.filter(isLegacyVersion);
+    this.modernVersions = new Set(this.supported.filter(isModernVersion));
+    this.#serverInfo = options.serverInfo;
+    this.#cacheHints = options.cacheHints ?? {};
+    this.#declares = options.declares;
+  }
+
+  /** The era of a request: the connection's when it is fixed, else modern exactly when `_meta` names a version. */
+  eraOf(params: Record<string, unknown> | undefined, session: ServerSession | undefined): Era {
+    if (session?.fixEra && session.era !== undefined) return session.era;
+    const meta = params?._meta;
+    return isJsonObject(meta) && meta[MetaKeys.ProtocolVersion] !== undefined ? 'modern' : 'legacy';
+  }
+
+  /**
+   * The envelope of a modern request, checked: present and well formed, in a version this server speaks. The first
+   * modern request on a connection whose era is fixed fixes it to that version.
+   */
+  modernEnvelope(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    session: ServerSession | undefined,
+  ): RequestEnvelope {
+    if (method === 'initialize') this.refuseInitializeOnFixedModern(session);
+    const read = readRequestEnvelope(params);
+    if (!read.ok) throw invalidEnvelopeError(read.missing, read.invalid);
+    const envelope = read.envelope;
+    const version = envelope.protocolVersion;
+    if (!this.modernVersions.has(version)) throw unsupportedProtocolVersionError(this.supported, version);
+    if (session?.fixEra && session.era === undefined) {
+      session.era = 'modern';
+      session.protocolVersion = version;
+    }
+    return envelope;
+  }
+
+  /** Throws -32601 for `initialize` on a connection already fixed to the modern era (which has no `initialize`). */
+  refuseInitializeOnFixedModern(session: ServerSession | undefined): void {
+    if (session?.era === 'modern' && session.fixEra) {
+      throw methodNotFoundError(
+        'initialize',
+        `This connection speaks ${session.protocolVersion}, which has no initialize; the era is fixed by the first request`,
+      );
+    }
+  }
+
+  /**
+   * The error for a legacy-era request (not `initialize`, not an early `ping`) that arrives before `initialize`: a
+   * server that speaks a modern version reads it as a modern request with a broken envelope.
+   */
+  uninitializedError(method: string, params: Record<string, unknown> | undefined): JsonRpcError {
+    if (this.modernVersions.size > 0) {
+      const read = readRequestEnvelope(params);
+      return invalidEnvelopeError(read.ok ? [] : read.missing, read.ok ? [] : read.invalid);
+    }
+    return new JsonRpcError(JsonRpcErrorCode.InvalidRequest, `'${method}' before initialize: send initialize first`, {
+      method,
+    });
+  }
+
+  /** The legacy version `initialize` negotiates, or the error that refuses it. */
+  negotiateInitialize(params: Record<string, unknown> | undefined): string {
+    const requested = params?.protocolVersion;
+    if (typeof requested !== 'string' || !isJsonObject(params?.capabilities)) {
+      throw invalidParamsError(
+        'initialize needs params.protocolVersion (a string) and params.capabilities (an object)',
+      );
+    }
+    const version = negotiateLegacyVersion(requested, this.legacyVersions);
+    if (version === undefined) throw unsupportedProtocolVersionError(this.supported, requested);
+    return version;
+  }
+
+  /**
+   * Returns `handler` when `method` may run in `version`: it exists there as a client→server request and the server
+   * capability it needs is declared. Throws -32601 otherwise (also when there is no handler). An application's own
+   * methods pass through.
+   */
+  gate<H>(method: string, version: string, params: Record<string, unknown> | undefined, handler: H | undefined): H {
+    if (handler === undefined) throw methodNotFoundError(method);
+    if (!MCP_REQUEST_METHODS.has(method)) return handler;
+    // Only task augmentation (2025-11-25 tools/call with params.task) makes a server-side gate depend on params.
+    const cacheable = params?.task === undefined;
+    let gates = this.#gates.get(version);
+    if (gates === undefined) {
+      gates = new Map();
+      this.#gates.set(version, gates);
+    }
+    let open = cacheable ? gates.get(method) : undefined;
+    if (open === undefined) {
+      const availability = methodAvailability(method, version);
+      if (!availability.available || availability.kind !== 'request' || availability.direction === 'serverToClient') {
+        open = false;
+      } else {
+        const required = requiredCapability(method, version, params) ?? [];
+        open = required.every((requirement) => requirement.side !== 'server' || this.#declares(requirement.path));
+      }
+      if (cacheable) gates.set(method, open);
+    }
+    if (!open) {
+      const availability = methodAvailability(method, version);
+      throw methodNotFoundError(
+        method,
+        availability.available
+          ? `The server does not declare the capability '${method}' needs in ${version}`
+          : availability.reason,
+      );
+    }
+    return handler;
+  }
+
+  /** Forgets cached gates: the declared capabilities changed. */
+  capabilitiesChanged(): void {
+    this.#gates.clear();
+  }
+
+  /** Completes a modern result: `resultType`, serverInfo, and cache hints on cacheable complete results. */
+  complete(method: string, result: unknown, retried: boolean): unknown {
+    if (!isJsonObject(result)) return result;
+    const out: Record<string, unknown> = { ...result };
+    if (out.resultType === undefined) out.resultType = 'complete';
+    const meta = result._meta;
+    out._meta = isJsonObject(meta)
+      ? { ...meta, [MetaKeys.ServerInfo]: this.#serverInfo }
+      : { [MetaKeys.ServerInfo]: this.#serverInfo };
+    if (out.resultType === 'complete' && CACHEABLE.has(method)) {
+      if (retried) {
+        // Results of MRTR retries must not be cached.
+        out.ttlMs = 0;
+        out.cacheScope = 'private';
+      } else {
+        const hint = this.#cacheHints[method] ?? this.#cacheHints.default ?? DEFAULT_CACHE_HINT;
+        if (out.ttlMs === undefined) out.ttlMs = hint.ttlMs;
+        if (out.cacheScope === undefined) out.cacheScope = hint.cacheScope;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,58 @@
+import type { MessageInfo } from '@mcpkit/jsonrpc-core';
+import type { DispatchContext, ServerRequestContext } from './context';
+import { isJsonObject } from './json-object';
+import { paramsDigest, type RequestStateCodec } from './request-state';
+import type { ServerRequestHandler } from './server';
+
+/**
+ * Multi Round-Trip Requests (2026-07-28), server side: runs a handler that may ask the client for input. Answers from
+ * the verified `requestState` and `inputResponses` replay earlier asks; the first unanswered ask turns the result into
+ * `input_required` with a fresh `requestState` bound to method, params digest and principal.
+ */
+export class InputRounds {
+  readonly #codec: RequestStateCodec;
+  readonly #principalOf: (info: MessageInfo) => string | undefined;
+
+  constructor(codec: RequestStateCodec, principalOf: (info: MessageInfo) => string | undefined) {
+    this.#codec = codec;
+    this.#principalOf = principalOf;
+  }
+
+  async run(
+    handler: ServerRequestHandler<never>,
+    params: Record<string, unknown>,
+    ctx: ServerRequestContext,
+    dctx: DispatchContext,
+  ): Promise<unknown> {
+    const method = ctx.method;
+    let answers: Record<string, unknown> = {};
+    if (params.requestState !== undefined) {
+      const principal = this.#principalOf(dctx.info);
+      const state = await this.#codec.verify(params.requestState, { method, params, principal });
+      answers = { ...state.r };
+      const responses = params.inputResponses;
+      if (isJsonObject(responses)) {
+        // Only the keys this token asked for; others are ignored, as the spec advises.
+        for (const key of state.a) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
+      }
+      ctx.setAnswers(answers);
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      ctx.onInputNeeded((pending) => {
+        paramsDigest(params)
+          .then((digest) =>
+            this.#codec.sign({ m: method, d: digest, p: this.#principalOf(dctx.info), r: answers, a: pending.keys }),
+          )
+          .then((requestState) => {
+            ctx.abandon(new Error(`'${method}' needs input from the client; this run of the handler was set aside`));
+            resolve({ resultType: 'input_required', inputRequests: pending.inputs, requestState });
+          }, reject);
+      });
+      try {
+        Promise.resolve(handler(params as never, ctx)).then(resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+}

@@ -1,0 +1,188 @@
+import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import {
+  type CallToolResult,
+  type Icon,
+  invalidParamsError,
+  type Tool,
+  type ToolAnnotations,
+  validateMcpHeaderDeclarations,
+  validateToolName,
+} from '@mcpkit/protocol';
+import type { ServerRequestContext } from './context';
+import { dropUndefined } from './drop-undefined';
+import { pageResult } from './pagination';
+import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
+import { RegistrationError, Registry, type RegistryEntry } from './registry';
+import { type ArgsOf, type CompiledSchema, compileSchema, formatIssues, SchemaError, type SchemaInput } from './schema';
+import type { Server } from './server';
+
+/** How a tool is described. */
+export interface ToolConfig<
+  I extends SchemaInput | undefined = undefined,
+  O extends SchemaInput | undefined = undefined,
+> {
+  title?: string;
+  description?: string;
+  /** Standard Schema or JSON Schema (root `type: "object"`) of the arguments; validated before the handler runs. */
+  inputSchema?: I;
+  /** Standard Schema or JSON Schema of `structuredContent`; enforced on every successful result. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Answers `tools/call` for one tool. */
+export type ToolHandler<I> = (args: ArgsOf<I>, ctx: ServerRequestContext) => CallToolResult | Promise<CallToolResult>;
+
+export type RegisteredTool = RegisteredHandle<
+  Partial<ToolConfig<SchemaInput | undefined, SchemaInput | undefined>> & {
+    name?: string;
+    handler?: ToolHandler<never>;
+  }
+>;
+
+type AnyToolConfig = ToolConfig<SchemaInput | undefined, SchemaInput | undefined>;
+
+interface ToolEntry extends RegistryEntry<Tool> {
+  name: string;
+  config: AnyToolConfig;
+  input: CompiledSchema | undefined;
+  output: CompiledSchema | undefined;
+  handler: ToolHandler<never>;
+}
+
+const EMPTY_INPUT_SCHEMA = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as Tool['inputSchema'];
+const NO_ARGS = Object.freeze({});
+const warnedToolNames = new Set<string>();
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+function checkToolName(name: string): void {
+  const verdict = validateToolName(name);
+  if (!verdict.ok) throw new RegistrationError('ERR_INVALID_NAME', verdict.reason, { name });
+  if (verdict.warnings.length > 0 && !warnedToolNames.has(name)) {
+    warnedToolNames.add(name);
+    console.warn(`[mcpkit] ${verdict.warnings.join('; ')}`);
+  }
+}
+
+/** Compiles a tool's schemas once and builds its wire definition. */
+function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<never>): ToolEntry {
+  const input = config.inputSchema === undefined ? undefined : compileSchema(config.inputSchema, 'input');
+  if (input !== undefined && input.jsonSchema.type !== 'object') {
+    throw new SchemaError(`Tool "${name}": inputSchema must describe an object (root "type": "object")`, {
+      name,
+      type: input.jsonSchema.type,
+    });
+  }
+  if (input !== undefined) {
+    // Clients drop tools whose x-mcp-header declarations are invalid (2026-07-28): refuse them here instead.
+    const headers = validateMcpHeaderDeclarations(input.jsonSchema);
+    if (!headers.ok) {
+      throw new SchemaError(`Tool "${name}": invalid x-mcp-header declaration: ${headers.reason}`, { name });
+    }
+  }
+  const output = config.outputSchema === undefined ? undefined : compileSchema(config.outputSchema, 'output');
+  const definition = dropUndefined({
+    name,
+    title: config.title,
+    description: config.description,
+    inputSchema: (input?.jsonSchema ?? EMPTY_INPUT_SCHEMA) as Tool['inputSchema'],
+    outputSchema: output?.jsonSchema,
+    annotations: config.annotations,
+    icons: config.icons,
+    _meta: config._meta,
+  }) as Tool;
+  return { key: name, name, enabled: true, definition, config, input, output, handler };
+}
+
+/**
+ * The tools feature of `McpServer`: registration, `tools/list` and `tools/call` (input validation, `outputSchema`
+ * enforcement, handler errors mapped to `isError` results).
+ */
+export class Tools {
+  readonly #server: Server;
+  readonly #registry: Registry<ToolEntry, Tool>;
+
+  constructor(server: Server, pageSize: number, onListChanged: () => void) {
+    this.#server = server;
+    this.#registry = new Registry(onListChanged);
+    server.setRequestHandler('tools/list', (params) =>
+      pageResult('tools', this.#registry.page(params?.cursor, pageSize)),
+    );
+    server.setRequestHandler('tools/call', (params, ctx) => this.#call(params, ctx));
+  }
+
+  /** See `McpServer.registerTool`. */
+  register(name: string, config: AnyToolConfig, handler: ToolHandler<never>): RegisteredTool {
+    this.#checkFree(name);
+    const entry = toolEntry(name, config, handler);
+    if (!this.#server.declares(['tools'])) this.#server.registerCapabilities({ tools: { listChanged: true } });
+    this.#registry.add(entry);
+    return createRegisteredHandle(this.#registry, entry, 'Tool', (patch: Parameters<RegisteredTool['update']>[0]) => {
+      const nextName = patch.name ?? entry.name;
+      if (nextName !== entry.name) this.#checkFree(nextName);
+      const { name: _name, handler: nextHandler, ...configPatch } = patch;
+      const next = toolEntry(nextName, { ...entry.config, ...configPatch }, nextHandler ?? entry.handler);
+      entry.config = next.config;
+      entry.input = next.input;
+      entry.output = next.output;
+      entry.handler = next.handler;
+      entry.definition = next.definition;
+      entry.name = nextName;
+      this.#registry.updated(entry, nextName);
+    });
+  }
+
+  #checkFree(name: string): void {
+    checkToolName(name);
+    if (this.#registry.has(name)) {
+      throw new RegistrationError('ERR_DUPLICATE', `Tool "${name}" is already registered`, { name });
+    }
+  }
+
+  async #call(params: { name?: unknown; arguments?: unknown } | undefined, ctx: ServerRequestContext) {
+    const name = params?.name;
+    const tool = typeof name === 'string' ? this.#registry.get(name) : undefined;
+    if (tool === undefined || !tool.enabled) throw invalidParamsError(`Unknown tool: ${String(name)}`, { name });
+    let args: unknown = params!.arguments ?? NO_ARGS;
+    if (tool.input !== undefined) {
+      let verdict = tool.input.validate(args);
+      if (verdict instanceof Promise) verdict = await verdict;
+      if (!verdict.ok) {
+        // SEP-1303: the model can read and fix an input error, so it is a tool result, not a protocol error.
+        return errorResult(`Invalid arguments for tool ${tool.name}:\n${formatIssues(verdict.issues)}`);
+      }
+      args = verdict.value;
+    }
+    let result: CallToolResult;
+    try {
+      result = await tool.handler(args as never, ctx);
+    } catch (error) {
+      if (JsonRpcError.is(error)) throw error;
+      return errorResult(error instanceof Error ? error.message : String(error));
+    }
+    if (tool.output !== undefined && result.isError !== true) {
+      if (result.structuredContent === undefined) {
+        throw new JsonRpcError(
+          JsonRpcErrorCode.InternalError,
+          `Tool ${tool.name} declares an outputSchema but returned no structuredContent`,
+          { tool: tool.name },
+        );
+      }
+      let verdict = tool.output.validate(result.structuredContent);
+      if (verdict instanceof Promise) verdict = await verdict;
+      if (!verdict.ok) {
+        throw new JsonRpcError(
+          JsonRpcErrorCode.InternalError,
+          `Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatIssues(verdict.issues)}`,
+          { tool: tool.name, issues: verdict.issues },
+        );
+      }
+    }
+    return result;
+  }
+}
