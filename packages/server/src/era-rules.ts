@@ -99,7 +99,7 @@ export class EraRules {
 
   /**
    * The envelope of a modern request, checked: present and well formed, in a version this server speaks. The first
-   * modern request on a connection whose era is fixed fixes it to that version.
+   * modern request other than `server/discover` on a connection whose era is fixed fixes it to that version.
    */
   modernEnvelope(
     method: string,
@@ -112,7 +112,9 @@ export class EraRules {
     const envelope = read.envelope;
     const version = envelope.protocolVersion;
     if (!this.modernVersions.has(version)) throw unsupportedProtocolVersionError(this.supported, version);
-    if (session?.fixEra && session.era === undefined) {
+    // server/discover is how a dual-era client probes (2026-07-28 §2): if its answer comes too late, the client falls
+    // back to initialize on the same connection, so the probe alone must not fix the era.
+    if (session?.fixEra && session.era === undefined && method !== 'server/discover') {
       session.era = 'modern';
       session.protocolVersion = version;
     }

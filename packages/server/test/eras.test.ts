@@ -219,6 +219,16 @@ describe('modern era: the envelope', () => {
     dropClientViolations(harness);
   });
 
+  it('a server/discover probe does not fix the era: a client whose probe timed out can still initialize', async () => {
+    harness = await connect(weather());
+    const discovered = await harness.client.request<Record<string, unknown>>('server/discover', modern());
+    expect(discovered).toHaveProperty('supportedVersions');
+    const result = await initialize(harness.client, '2025-11-25');
+    expect(result.protocolVersion).toBe('2025-11-25');
+    const list = await harness.client.request<Record<string, unknown>>('tools/list', {});
+    expect(list).not.toHaveProperty('resultType');
+  });
+
   it('a legacy connection ignores a later envelope (the era is fixed)', async () => {
     harness = await connect(weather(), { revision: '2025-06-18' });
     await initialize(harness.client, '2025-06-18');

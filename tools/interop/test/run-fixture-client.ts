@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** One step of a fixture client's report (see fixtures/client-cli.mjs). */
 export interface FixtureStep {
@@ -29,6 +30,24 @@ export interface FixtureRun {
 export const fixturePath = (file: string): string => fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
 
 /**
+ * Node flags that run a TypeScript fixture from mcpkit's source, no build: the `@mcpkit/source` export condition
+ * (workspace packages resolve to `src/index.ts`) and tsx's loader, imported in-process (`--import`) rather than through
+ * the `tsx` CLI, which would add a second node process per fixture.
+ */
+export const TS_NODE_ARGS: readonly string[] = [
+  '--conditions=@mcpkit/source',
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+];
+
+/** The command that runs a fixture: `node <file>` for `.mjs`, `node <TS_NODE_ARGS> <file>` for `.ts`. */
+export const fixtureCommand = (file: string): string[] => [
+  process.execPath,
+  ...(file.endsWith('.ts') ? TS_NODE_ARGS : []),
+  fixturePath(file),
+];
+
+/**
  * Runs `node <client> [clientArgs] -- <server...>` and parses its one-line JSON report.
  *
  * Bounded: the child (and with it the server it spawned, whose stdin closes) is killed after `timeoutMs`, and the
@@ -45,7 +64,8 @@ export function runFixtureClient(
   timeoutMs = 30_000,
 ): Promise<FixtureRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fixturePath(client), ...clientArgs, '--', ...server], {
+    const [node, ...nodeArgs] = fixtureCommand(client) as [string, ...string[]];
+    const child = spawn(node, [...nodeArgs, ...clientArgs, '--', ...server], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
