@@ -1,0 +1,103 @@
+import type { JsonRpcMessage } from '@mcpkit/jsonrpc-core';
+
+const brand = Symbol.for('@mcpkit/transport-http/StreamableHttpError');
+
+/** What went wrong on the HTTP side of a client transport. */
+export type StreamableHttpErrorCode =
+  /** The server answered with an HTTP status the transport cannot turn into a JSON-RPC message. */
+  | 'ERR_HTTP_STATUS'
+  /** The server no longer knows the session (HTTP 404 with `Mcp-Session-Id`): start a new session. */
+  | 'ERR_SESSION_EXPIRED'
+  /** A 2xx response whose content type is neither `application/json` nor `text/event-stream`. */
+  | 'ERR_CONTENT_TYPE'
+  /** A response body that is not JSON-RPC. */
+  | 'ERR_INVALID_BODY'
+  /** A response stream ended before the response of its request, and could not be resumed. */
+  | 'ERR_STREAM_ENDED'
+  /** The legacy HTTP+SSE stream did not announce a usable `endpoint`. */
+  | 'ERR_SSE_ENDPOINT'
+  /** `fetch` itself failed (network error, DNS, refused connection). */
+  | 'ERR_NETWORK'
+  /** The transport is closed (or was never started). */
+  | 'ERR_TRANSPORT_CLOSED';
+
+/** Debug data of a {@link StreamableHttpError}. */
+export interface StreamableHttpErrorData {
+  /** HTTP status of the response, when there was one. */
+  status?: number;
+  /** The request URL. */
+  url?: string;
+  /** The HTTP method. */
+  httpMethod?: string;
+  /** The JSON-RPC method of the message being sent, when there was one. */
+  method?: string;
+  /** The first bytes of the response body, for debugging. */
+  body?: string;
+  /** The session the transport held, when relevant. */
+  sessionId?: string;
+}
+
+/**
+ * A failure of an HTTP client transport: a code to branch on, a message a person can act on, and the data to debug
+ * (status, URL, body excerpt). `StreamableHttpError.is()` recognises instances from another copy of this package.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.callTool({ name: 'x' });
+ * } catch (error) {
+ *   if (StreamableHttpError.is(error) && error.code === 'ERR_SESSION_EXPIRED') await reconnect();
+ * }
+ * ```
+ */
+export class StreamableHttpError extends Error {
+  override name = 'StreamableHttpError';
+  readonly code: StreamableHttpErrorCode;
+  readonly data: StreamableHttpErrorData;
+
+  constructor(
+    code: StreamableHttpErrorCode,
+    message: string,
+    data: StreamableHttpErrorData = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.code = code;
+    this.data = data;
+  }
+
+  /** True for any `StreamableHttpError`, including one from another copy of this package. */
+  static is(value: unknown): value is StreamableHttpError {
+    return typeof value === 'object' && value !== null && (value as { [brand]?: unknown })[brand] === true;
+  }
+}
+Object.defineProperty(StreamableHttpError.prototype, brand, { value: true });
+
+const MAX_BODY_EXCERPT = 500;
+
+/** Names a message in an error text: `'tools/call' (id 3)`, `'notifications/initialized'`, `the response to id 3`. */
+export function describeMessage(message: JsonRpcMessage): string {
+  if ('method' in message)
+    return 'id' in message ? `'${message.method}' (id ${String(message.id)})` : `'${message.method}'`;
+  return `the response to id ${String(message.id)}`;
+}
+
+/** The start of a response body, for error data. */
+export function excerpt(text: string): string {
+  return text.length > MAX_BODY_EXCERPT ? `${text.slice(0, MAX_BODY_EXCERPT)}…` : text;
+}
+
+/** `error` as an `Error` (wrapping a thrown non-Error value). */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Reads at most a short excerpt of a response body for error data; never throws. */
+export async function bodyExcerpt(response: Response): Promise<string> {
+  try {
+    const text = await response.text();
+    return text.length > MAX_BODY_EXCERPT ? `${text.slice(0, MAX_BODY_EXCERPT)}…` : text;
+  } catch {
+    return '';
+  }
+}

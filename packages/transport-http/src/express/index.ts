@@ -1,0 +1,30 @@
+// @mcpkit/transport-http/express: the web-standard handler as express middleware.
+
+import type { Request as ExpressRequest, Response as ExpressResponse, NextFunction } from 'express';
+import { type NodeHandlerOptions, toNodeHandler, type WebHandler } from '../node/node-handler';
+
+/** Options for {@link createExpressMiddleware}. */
+export type ExpressMiddlewareOptions = NodeHandlerOptions;
+
+/**
+ * Express middleware around a Streamable HTTP handler. Mount it on your MCP path with `app.all`; it reads the raw
+ * body itself (a preceding `express.json()` is fine too) and takes the identity from `req.auth`, where bearer-auth
+ * middleware leaves it.
+ *
+ * @example
+ * import express from 'express';
+ * import { createStreamableHttpHandler } from '@mcpkit/transport-http';
+ * import { createExpressMiddleware } from '@mcpkit/transport-http/express';
+ * const app = express();
+ * app.all('/mcp', createExpressMiddleware(createStreamableHttpHandler(server)));
+ * app.listen(3000, '127.0.0.1');
+ */
+export function createExpressMiddleware(
+  handler: WebHandler,
+  options: ExpressMiddlewareOptions = {},
+): (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => void {
+  const listener = toNodeHandler(handler, options);
+  return (req, res, next) => {
+    listener(req, res).catch(next);
+  };
+}

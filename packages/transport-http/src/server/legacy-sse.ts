@@ -1,0 +1,155 @@
+import {
+  type AuthInfo,
+  type JsonRpcMessage,
+  type MessageInfo,
+  type Transport,
+  validateMessage,
+} from '@mcpkit/jsonrpc-core';
+import { McpServer, type Server } from '@mcpkit/server';
+import type { HandleExtra } from './handler';
+import { checkContentType, DEFAULT_MAX_BODY_BYTES, parseErrorResponse, readBodyText } from './request-checks';
+import { requestInfoOf } from './request-info';
+import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
+import { type HostOriginOptions, HostOriginPolicy } from './security';
+import { isWellFormedSessionId, mintSessionId } from './session-id';
+import { SSE_HEADERS, SseWriter } from './sse';
+
+// The 2024-11-05 HTTP+SSE transport, for clients that predate Streamable HTTP: GET opens an SSE stream whose first
+// event (`endpoint`) names the URL to POST messages to; everything the server sends travels on that one stream.
+
+/** Options for {@link createSseHandler}. */
+export interface SseHandlerOptions extends HostOriginOptions {
+  /** The URL (absolute, or relative to the stream's) clients POST to. `?sessionId=…` is appended. Default `/messages`. */
+  endpoint?: string;
+  /** Largest POST body accepted. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** SSE keep-alive comment interval in ms; 0 turns them off. Default 15 000. */
+  keepAliveMs?: number;
+  /** At most this many open streams. Default 10 000. */
+  maxSessions?: number;
+  /** Who owns a session (see the Streamable HTTP handler). */
+  principalOf?: (auth: AuthInfo) => string | undefined;
+}
+
+/** The legacy HTTP+SSE endpoints as one web-standard handler: GET opens a stream, POST delivers a message. */
+export interface SseHandler {
+  handle(request: Request, extra?: HandleExtra): Promise<Response>;
+  readonly sessionCount: number;
+  close(): Promise<void>;
+}
+
+class SseSessionTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  #closed = false;
+
+  constructor(
+    readonly sessionId: string,
+    readonly principal: string | undefined,
+    readonly sink: SseWriter,
+    readonly onClosed: () => void,
+  ) {}
+
+  async start(): Promise<void> {}
+
+  send(message: JsonRpcMessage): void {
+    if (this.#closed || !this.sink.open) throw new Error(`SSE session ${this.sessionId} is closed`);
+    this.sink.event(JSON.stringify(message));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.sink.close();
+    this.onClosed();
+    this.onclose?.();
+  }
+}
+
+function defaultPrincipal(auth: AuthInfo): string | undefined {
+  if (auth.clientId === undefined && auth.subject === undefined) return `token:${auth.token}`;
+  return `${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
+}
+
+/**
+ * Serves old (2024-11-05) HTTP+SSE clients. Mount it at both the stream path (GET, e.g. `/sse`) and the endpoint
+ * path (POST, `/messages`); the method decides what it does. Each stream is one session of the same server.
+ *
+ * @example
+ * const sse = createSseHandler(server, { endpoint: '/messages' });
+ * // GET /sse and POST /messages → sse.handle(request)
+ */
+export function createSseHandler(server: McpServer | Server, options: SseHandlerOptions = {}): SseHandler {
+  const core = server instanceof McpServer ? server.server : server;
+  const policy = new HostOriginPolicy(options);
+  const endpoint = options.endpoint ?? '/messages';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const maxSessions = options.maxSessions ?? 10_000;
+  const principalOf = options.principalOf ?? defaultPrincipal;
+  const sessions = new Map<string, SseSessionTransport>();
+  let closed = false;
+
+  const open = async (auth: AuthInfo | undefined): Promise<Response> => {
+    if (sessions.size >= maxSessions) {
+      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${maxSessions})`);
+    }
+    const sessionId = mintSessionId();
+    const sink = new SseWriter(keepAliveMs);
+    const transport = new SseSessionTransport(sessionId, auth === undefined ? undefined : principalOf(auth), sink, () =>
+      sessions.delete(sessionId),
+    );
+    sessions.set(sessionId, transport);
+    const peer = await core.connect(transport, { fixEra: true });
+    sink.onCancel = () => {
+      void peer.close();
+    };
+    const separator = endpoint.includes('?') ? '&' : '?';
+    sink.event(`${endpoint}${separator}sessionId=${encodeURIComponent(sessionId)}`, undefined, 'endpoint');
+    return new Response(sink.stream, { status: 200, headers: SSE_HEADERS });
+  };
+
+  const post = async (request: Request, auth: AuthInfo | undefined): Promise<Response> => {
+    const sessionId = new URL(request.url).searchParams.get('sessionId');
+    if (sessionId === null) return errorResponse(400, -32000, 'Bad Request: the sessionId query parameter is missing');
+    const transport = isWellFormedSessionId(sessionId) ? sessions.get(sessionId) : undefined;
+    if (transport === undefined || transport.principal !== (auth === undefined ? undefined : principalOf(auth))) {
+      return errorResponse(404, -32000, 'Session not found: open the SSE stream again');
+    }
+    const refused = checkContentType(request);
+    if (refused !== undefined) return refused;
+    const text = await readBodyText(request, maxBodyBytes);
+    if (typeof text !== 'string') return text;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return parseErrorResponse((error as Error).message);
+    }
+    const checked = validateMessage(value);
+    if (!checked.ok) return jsonResponse(400, checked.error);
+    const info: MessageInfo =
+      auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
+    transport.onmessage?.(checked.message, info);
+    return new Response('Accepted', { status: 202 });
+  };
+
+  return {
+    async handle(request, extra) {
+      if (closed) return errorResponse(503, -32000, 'Service Unavailable: the endpoint is shut down');
+      const denied = policy.check(request);
+      if (denied !== undefined) return denied;
+      if (request.method === 'GET') return open(extra?.auth);
+      if (request.method === 'POST') return post(request, extra?.auth);
+      return methodNotAllowed('GET, POST', `${request.method} is not part of HTTP+SSE`);
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+    },
+  };
+}

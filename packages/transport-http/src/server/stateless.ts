@@ -1,0 +1,116 @@
+import type { AuthInfo, JsonRpcRequest, JsonRpcResponse, MessageInfo } from '@mcpkit/jsonrpc-core';
+import { McpErrorCode } from '@mcpkit/protocol';
+import type { Server, ServerSession } from '@mcpkit/server';
+import { jsonResponse } from './responses';
+import { SSE_HEADERS, SseWriter } from './sse';
+
+// One request, one response, no session: the 2026-07-28 path and the legacy stateless mode. Headers wait for the
+// first message: a response that comes first goes out as JSON (with a status that says what went wrong), a
+// notification that comes first opens an SSE stream that the response then ends. Closing that stream, or the
+// connection, aborts the request (2026-07-28: that is how a client cancels).
+
+/** How a request's response is sent: always SSE, always JSON, or JSON unless something comes before the response. */
+export type ResponseMode = 'sse' | 'json' | 'auto';
+
+/** What one stateless run needs. */
+export interface StatelessRun {
+  readonly server: Server;
+  readonly message: JsonRpcRequest;
+  readonly auth: AuthInfo | undefined;
+  readonly requestInfo: MessageInfo['request'];
+  readonly session: ServerSession | undefined;
+  readonly mode: ResponseMode;
+  readonly keepAliveMs: number;
+  /** 2026-07-28: protocol errors get HTTP statuses (404 for -32601, 400 for envelope and header errors). */
+  readonly modern: boolean;
+  /** Aborted when the HTTP request is (the client went away). */
+  readonly httpSignal: AbortSignal | undefined;
+}
+
+/** The HTTP status of a response sent as JSON. */
+export function statusOf(response: JsonRpcResponse, modern: boolean): number {
+  if (!modern || !('error' in response) || response.error === undefined) return 200;
+  const { code, data } = response.error;
+  if (code === McpErrorCode.MethodNotFound) return 404;
+  if (
+    code === McpErrorCode.HeaderMismatch ||
+    code === McpErrorCode.MissingRequiredClientCapability ||
+    code === McpErrorCode.UnsupportedProtocolVersion
+  ) {
+    return 400;
+  }
+  // -32602 about the _meta envelope (missing or malformed required keys) is a 400; other -32602s are answers.
+  if (code === McpErrorCode.InvalidParams && data !== null && typeof data === 'object' && 'missing' in data) return 400;
+  return 200;
+}
+
+/** Runs one request through `Server.handle` and streams or returns its response. */
+export function runStateless(run: StatelessRun): Promise<Response> {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const httpSignal = run.httpSignal;
+  const onHttpAbort = () => controller.abort(httpSignal?.reason);
+  if (httpSignal !== undefined) {
+    if (httpSignal.aborted) controller.abort(httpSignal.reason);
+    else httpSignal.addEventListener('abort', onHttpAbort, { once: true });
+  }
+  const info: MessageInfo =
+    run.auth === undefined
+      ? { request: run.requestInfo, signal }
+      : { auth: run.auth, request: run.requestInfo, signal };
+  let sink: SseWriter | undefined;
+  let settle!: (response: Response) => void;
+  const answer = new Promise<Response>((resolve) => {
+    settle = resolve;
+  });
+  const openStream = (): SseWriter => {
+    const writer = new SseWriter(run.keepAliveMs);
+    writer.onCancel = () => controller.abort(new Error('The client closed the response stream'));
+    settle(new Response(writer.stream, { status: 200, headers: SSE_HEADERS }));
+    return writer;
+  };
+  const notify =
+    run.mode === 'json'
+      ? undefined
+      : (notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => {
+          sink ??= openStream();
+          sink.event(JSON.stringify(notification));
+        };
+  run.server.handle(run.message, { info, signal, notify, session: run.session }).then(
+    (response) => {
+      httpSignal?.removeEventListener('abort', onHttpAbort);
+      if (response === undefined) {
+        // Cancelled: nothing more may be sent.
+        sink?.close();
+        settle(new Response(null, { status: 499 }));
+        return;
+      }
+      if (sink !== undefined) {
+        sink.event(JSON.stringify(response));
+        sink.close();
+        return;
+      }
+      const status = statusOf(response, run.modern);
+      if (run.mode === 'sse' && status === 200) {
+        const writer = openStream();
+        writer.event(JSON.stringify(response));
+        writer.close();
+        return;
+      }
+      settle(jsonResponse(status, response));
+    },
+    (error: unknown) => {
+      // Server.handle turns handler errors into responses; reaching here is a bug in a hook. Fail loudly.
+      httpSignal?.removeEventListener('abort', onHttpAbort);
+      sink?.close();
+      settle(
+        jsonResponse(500, {
+          jsonrpc: '2.0',
+          id: run.message.id,
+          error: { code: -32603, message: (error as Error)?.message ?? 'Internal error' },
+        }),
+      );
+    },
+  );
+  return answer;
+}
