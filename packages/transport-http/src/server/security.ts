@@ -7,8 +7,9 @@ import { errorResponse } from './responses';
 /** Host and Origin allow-lists. */
 export interface HostOriginOptions {
   /**
-   * Host names the server answers to: `example.com` (any port) or `example.com:8443` (that port only). Default, when
-   * neither this nor `allowedOrigins` is set: `localhost`, `127.0.0.1` and `[::1]`, on any port.
+   * Host names the server answers to: `example.com` (any port) or `example.com:8443` (that port only). Default:
+   * `localhost`, `127.0.0.1` and `[::1]`, on any port — whatever `allowedOrigins` says, so that allowing a browser
+   * origin never turns the Host check off by accident.
    */
   allowedHosts?: readonly string[];
   /**
@@ -36,20 +37,19 @@ function hostname(host: string): string {
 /** A compiled host/origin policy; `check` returns a 403 response or `undefined` when the request may proceed. */
 export class HostOriginPolicy {
   readonly #enabled: boolean;
-  readonly #hosts: ReadonlySet<string> | undefined;
+  readonly #hosts: ReadonlySet<string>;
   readonly #origins: ReadonlySet<string> | undefined;
 
   constructor(options: HostOriginOptions = {}) {
     this.#enabled = options.dnsRebindingProtection !== false;
-    const hosts = options.allowedHosts ?? (options.allowedOrigins === undefined ? LOCAL_HOSTS : undefined);
-    this.#hosts = hosts === undefined ? undefined : new Set(hosts.map((host) => host.toLowerCase()));
+    const hosts = options.allowedHosts ?? LOCAL_HOSTS;
+    this.#hosts = new Set(hosts.map((host) => host.toLowerCase()));
     this.#origins =
       options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
   }
 
   #hostAllowed(host: string): boolean {
     const hosts = this.#hosts;
-    if (hosts === undefined) return true;
     const lower = host.toLowerCase();
     return hosts.has(lower) || hosts.has(hostname(lower));
   }

@@ -86,6 +86,16 @@ describe('DNS rebinding protection', () => {
     expect(ok.status).not.toBe(403);
   });
 
+  it('keeps the localhost-only Host check when only browser origins are allowed', async () => {
+    const { handler } = handlerFor({ allowedOrigins: ['https://app.example.com'] });
+    expect((await handler.handle(post(request('ping'), { host: 'evil.example.com' }))).status).toBe(403);
+    const ok = await handler.handle(
+      post(request('ping'), { host: 'localhost:3000', origin: 'https://app.example.com' }),
+    );
+    expect(ok.status).not.toBe(403);
+    await handler.close();
+  });
+
   it('can be turned off', async () => {
     const { handler } = handlerFor({ dnsRebindingProtection: false });
     expect((await handler.handle(post(request('ping'), { host: 'evil.example.com' }))).status).not.toBe(403);
