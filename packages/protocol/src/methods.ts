@@ -55,6 +55,13 @@ import type {
 } from './types/tasks.js';
 import type { CallToolRequestParams, CallToolResult, ListToolsRequestParams, ListToolsResult } from './types/tools.js';
 
+/** One request method's entry: its params, its final result, and what it may answer instead (`never` if nothing). */
+export interface RequestSpec<Params, Result, Interim = never> {
+  params: Params;
+  result: Result;
+  interim: Interim;
+}
+
 /**
  * Requests a client sends to a server, across every revision: method → `{params, result, interim}`.
  *
@@ -74,49 +81,41 @@ import type { CallToolRequestParams, CallToolResult, ListToolsRequestParams, Lis
  */
 export interface ClientRequests {
   /** 2024-11-05 … 2025-11-25. */
-  initialize: { params: InitializeRequestParams; result: InitializeResult; interim: never };
+  initialize: RequestSpec<InitializeRequestParams, InitializeResult>;
   /** 2024-11-05 … 2025-11-25 (either direction). */
-  ping: { params: PingRequestParams; result: EmptyResult; interim: never };
+  ping: RequestSpec<PingRequestParams, EmptyResult>;
   /** 2026-07-28+. */
-  'server/discover': { params: DiscoverRequestParams; result: DiscoverResult; interim: never };
-  'resources/list': { params: ListResourcesRequestParams; result: ListResourcesResult; interim: never };
-  'resources/templates/list': {
-    params: ListResourceTemplatesRequestParams;
-    result: ListResourceTemplatesResult;
-    interim: never;
-  };
-  'resources/read': { params: ReadResourceRequestParams; result: ReadResourceResult; interim: InputRequiredResult };
+  'server/discover': RequestSpec<DiscoverRequestParams, DiscoverResult>;
+  'resources/list': RequestSpec<ListResourcesRequestParams, ListResourcesResult>;
+  'resources/templates/list': RequestSpec<ListResourceTemplatesRequestParams, ListResourceTemplatesResult>;
+  'resources/read': RequestSpec<ReadResourceRequestParams, ReadResourceResult, InputRequiredResult>;
   /** 2024-11-05 … 2025-11-25. */
-  'resources/subscribe': { params: SubscribeRequestParams; result: EmptyResult; interim: never };
+  'resources/subscribe': RequestSpec<SubscribeRequestParams, EmptyResult>;
   /** 2024-11-05 … 2025-11-25. */
-  'resources/unsubscribe': { params: UnsubscribeRequestParams; result: EmptyResult; interim: never };
+  'resources/unsubscribe': RequestSpec<UnsubscribeRequestParams, EmptyResult>;
   /** 2026-07-28+: long-lived; the result arrives only when the server ends the subscription gracefully. */
-  'subscriptions/listen': {
-    params: SubscriptionsListenRequestParams;
-    result: SubscriptionsListenResult;
-    interim: never;
-  };
-  'prompts/list': { params: ListPromptsRequestParams; result: ListPromptsResult; interim: never };
-  'prompts/get': { params: GetPromptRequestParams; result: GetPromptResult; interim: InputRequiredResult };
-  'tools/list': { params: ListToolsRequestParams; result: ListToolsResult; interim: never };
-  'tools/call': {
-    params: CallToolRequestParams;
-    result: CallToolResult;
-    interim: InputRequiredResult | CreateTaskResult | ModernCreateTaskResult;
-  };
+  'subscriptions/listen': RequestSpec<SubscriptionsListenRequestParams, SubscriptionsListenResult>;
+  'prompts/list': RequestSpec<ListPromptsRequestParams, ListPromptsResult>;
+  'prompts/get': RequestSpec<GetPromptRequestParams, GetPromptResult, InputRequiredResult>;
+  'tools/list': RequestSpec<ListToolsRequestParams, ListToolsResult>;
+  'tools/call': RequestSpec<
+    CallToolRequestParams,
+    CallToolResult,
+    InputRequiredResult | CreateTaskResult | ModernCreateTaskResult
+  >;
   /** 2024-11-05 … 2025-11-25. */
-  'logging/setLevel': { params: SetLevelRequestParams; result: EmptyResult; interim: never };
-  'completion/complete': { params: CompleteRequestParams; result: CompleteResult; interim: never };
+  'logging/setLevel': RequestSpec<SetLevelRequestParams, EmptyResult>;
+  'completion/complete': RequestSpec<CompleteRequestParams, CompleteResult>;
   /** 2025-11-25 core tasks, and the 2026 tasks extension. */
-  'tasks/get': { params: GetTaskRequestParams; result: GetTaskResult | ModernGetTaskResult; interim: never };
+  'tasks/get': RequestSpec<GetTaskRequestParams, GetTaskResult | ModernGetTaskResult>;
   /** 2025-11-25 only. */
-  'tasks/result': { params: GetTaskPayloadRequestParams; result: GetTaskPayloadResult; interim: never };
+  'tasks/result': RequestSpec<GetTaskPayloadRequestParams, GetTaskPayloadResult>;
   /** 2025-11-25 only. */
-  'tasks/list': { params: ListTasksRequestParams; result: ListTasksResult; interim: never };
+  'tasks/list': RequestSpec<ListTasksRequestParams, ListTasksResult>;
   /** 2025-11-25 core tasks (result: the task), and the 2026 tasks extension (result: empty ack). */
-  'tasks/cancel': { params: CancelTaskRequestParams; result: CancelTaskResult | EmptyResult; interim: never };
+  'tasks/cancel': RequestSpec<CancelTaskRequestParams, CancelTaskResult | EmptyResult>;
   /** 2026 tasks extension only. */
-  'tasks/update': { params: UpdateTaskRequestParams; result: EmptyResult; interim: never };
+  'tasks/update': RequestSpec<UpdateTaskRequestParams, EmptyResult>;
 }
 
 /**
@@ -124,23 +123,19 @@ export interface ClientRequests {
  * roots and elicitation travel as `InputRequests` inside an `InputRequiredResult`, with the same params and results).
  */
 export interface ServerRequests {
-  ping: { params: PingRequestParams; result: EmptyResult; interim: never };
-  'sampling/createMessage': {
-    params: CreateMessageRequestParams;
-    result: CreateMessageResult;
-    interim: CreateTaskResult;
-  };
-  'roots/list': { params: ListRootsRequestParams; result: ListRootsResult; interim: never };
+  ping: RequestSpec<PingRequestParams, EmptyResult>;
+  'sampling/createMessage': RequestSpec<CreateMessageRequestParams, CreateMessageResult, CreateTaskResult>;
+  'roots/list': RequestSpec<ListRootsRequestParams, ListRootsResult>;
   /** 2025-06-18+. */
-  'elicitation/create': { params: ElicitRequestParams; result: ElicitResult; interim: CreateTaskResult };
+  'elicitation/create': RequestSpec<ElicitRequestParams, ElicitResult, CreateTaskResult>;
   /** 2025-11-25 only (client-side tasks for task-augmented sampling / elicitation). */
-  'tasks/get': { params: GetTaskRequestParams; result: GetTaskResult; interim: never };
+  'tasks/get': RequestSpec<GetTaskRequestParams, GetTaskResult>;
   /** 2025-11-25 only. */
-  'tasks/result': { params: GetTaskPayloadRequestParams; result: GetTaskPayloadResult; interim: never };
+  'tasks/result': RequestSpec<GetTaskPayloadRequestParams, GetTaskPayloadResult>;
   /** 2025-11-25 only. */
-  'tasks/list': { params: ListTasksRequestParams; result: ListTasksResult; interim: never };
+  'tasks/list': RequestSpec<ListTasksRequestParams, ListTasksResult>;
   /** 2025-11-25 only. */
-  'tasks/cancel': { params: CancelTaskRequestParams; result: CancelTaskResult; interim: never };
+  'tasks/cancel': RequestSpec<CancelTaskRequestParams, CancelTaskResult>;
 }
 
 /** Notifications a client sends to a server: method → `{params}`. */
@@ -244,25 +239,22 @@ export interface McpNotification<M extends NotificationMethod = NotificationMeth
   params: NotificationParamsOf<M>;
 }
 
+/** The `{method, params}` bodies of a method map, as one union discriminated on `method`. */
+type BodyOf<Map extends { [M in keyof Map]: { params: unknown } }> = {
+  [M in keyof Map & string]: { method: M; params: Map[M]['params'] };
+}[keyof Map & string];
+
 /** Any client→server request body, discriminated on `method` (`ClientRequest`). */
-export type ClientRequest = {
-  [M in ClientRequestMethod]: { method: M; params: ClientRequests[M]['params'] };
-}[ClientRequestMethod];
+export type ClientRequest = BodyOf<ClientRequests>;
 
 /** Any server→client request body, discriminated on `method` (`ServerRequest`). */
-export type ServerRequest = {
-  [M in ServerRequestMethod]: { method: M; params: ServerRequests[M]['params'] };
-}[ServerRequestMethod];
+export type ServerRequest = BodyOf<ServerRequests>;
 
 /** Any client→server notification body, discriminated on `method` (`ClientNotification`). */
-export type ClientNotification = {
-  [M in ClientNotificationMethod]: { method: M; params: ClientNotifications[M]['params'] };
-}[ClientNotificationMethod];
+export type ClientNotification = BodyOf<ClientNotifications>;
 
 /** Any server→client notification body, discriminated on `method` (`ServerNotification`). */
-export type ServerNotification = {
-  [M in ServerNotificationMethod]: { method: M; params: ServerNotifications[M]['params'] };
-}[ServerNotificationMethod];
+export type ServerNotification = BodyOf<ServerNotifications>;
 
 /**
  * Request method names as constants, so call sites do not repeat string literals.

@@ -1,7 +1,7 @@
 import { array, boolean, extend, literal, object, optional, string, union } from './kit.js';
 import type { RevisionDefinition } from './revision-definition.js';
 import { methods20241105, parts20241105, types20241105 } from './spec-2024-11-05.js';
-import { anyObject, legacyMessage } from './spec-common.js';
+import { anyObject, legacyMessage, messageUnions } from './spec-common.js';
 
 // Revision 2025-03-26: 2024-11-05 plus audio content, tool annotations, `completions` server capability, progress
 // `message`, and JSON-RPC batches. `Annotated` became `Annotations` (same fields).
@@ -50,28 +50,18 @@ const ListToolsResult = extend(previous.ListToolsResult, { tools: array(Tool) })
 const progressParams = extend(parts20241105.progressParams, { message: optional(string()) });
 const ProgressNotification = legacyMessage('ProgressNotification', 'notifications/progress', progressParams, true);
 
-const { JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError, Result } = previous;
+const { JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError } = previous;
 const JSONRPCBatchRequest = array(union([JSONRPCRequest, JSONRPCNotification]), { name: 'JSONRPCBatchRequest' });
 const JSONRPCBatchResponse = array(union([JSONRPCResponse, JSONRPCError]), { name: 'JSONRPCBatchResponse' });
 
 const { Annotated: _annotated, ...kept } = previous;
 
-/** Every type of the 2025-03-26 schema. */
-export const types20250326 = {
+/** The types of the 2025-03-26 schema but the message unions, which follow from the method tables. */
+const own = {
   ...kept,
   Annotations,
   AudioContent,
   CallToolResult,
-  ClientNotification: union(
-    [
-      previous.CancelledNotification,
-      previous.InitializedNotification,
-      ProgressNotification,
-      previous.RootsListChangedNotification,
-    ],
-    { name: 'ClientNotification' },
-  ),
-  ClientResult: union([Result, CreateMessageResult, previous.ListRootsResult], { name: 'ClientResult' }),
   CreateMessageRequest,
   CreateMessageResult,
   GetPromptResult,
@@ -87,41 +77,14 @@ export const types20250326 = {
   PromptMessage,
   SamplingMessage,
   ServerCapabilities,
-  ServerNotification: union(
-    [
-      previous.CancelledNotification,
-      ProgressNotification,
-      previous.ResourceListChangedNotification,
-      previous.ResourceUpdatedNotification,
-      previous.PromptListChangedNotification,
-      previous.ToolListChangedNotification,
-      previous.LoggingMessageNotification,
-    ],
-    { name: 'ServerNotification' },
-  ),
-  ServerRequest: union([previous.PingRequest, CreateMessageRequest, previous.ListRootsRequest], {
-    name: 'ServerRequest',
-  }),
-  ServerResult: union(
-    [
-      Result,
-      InitializeResult,
-      previous.ListResourcesResult,
-      previous.ListResourceTemplatesResult,
-      previous.ReadResourceResult,
-      previous.ListPromptsResult,
-      GetPromptResult,
-      ListToolsResult,
-      CallToolResult,
-      previous.CompleteResult,
-    ],
-    { name: 'ServerResult' },
-  ),
   Tool,
   ToolAnnotations,
 };
 
 export const parts20250326 = { ...parts20241105, content, progressParams, samplingContent };
+
+/** Every type of the 2025-03-26 schema. */
+export const types20250326 = { ...own, ...messageUnions(own, methods20241105) };
 
 export const revision20250326: RevisionDefinition = {
   version: '2025-03-26',

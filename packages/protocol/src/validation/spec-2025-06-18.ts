@@ -15,7 +15,7 @@ import {
 import type { RevisionDefinition } from './revision-definition.js';
 import { methods20241105 } from './spec-2024-11-05.js';
 import { parts20250326, types20250326 } from './spec-2025-03-26.js';
-import { anyObject, legacyMessage } from './spec-common.js';
+import { anyObject, legacyMessage, messageUnions } from './spec-common.js';
 
 // Revision 2025-06-18: batches removed; `_meta` on content, resources, prompts, tools and roots; `title` fields;
 // `resource_link` content and the `ContentBlock` union; structured tool output; elicitation (form);
@@ -132,7 +132,6 @@ const ElicitResult = object(
   { name: 'ElicitResult' },
 );
 
-const { Result } = previous;
 const CallToolResult = extend(previous.CallToolResult, {
   content: array(ContentBlock),
   structuredContent: optional(anyObject),
@@ -171,8 +170,8 @@ const {
   ...kept
 } = previous;
 
-/** Every type of the 2025-06-18 schema. */
-export const types20250618 = {
+/** The types of the 2025-06-18 schema but the message unions, which follow from the method tables. */
+const own = {
   ...kept,
   Annotations,
   AudioContent,
@@ -181,25 +180,6 @@ export const types20250618 = {
   BooleanSchema,
   CallToolResult,
   ClientCapabilities,
-  ClientRequest: union(
-    [
-      InitializeRequest,
-      previous.PingRequest,
-      previous.ListResourcesRequest,
-      previous.ListResourceTemplatesRequest,
-      previous.ReadResourceRequest,
-      previous.SubscribeRequest,
-      previous.UnsubscribeRequest,
-      previous.ListPromptsRequest,
-      previous.GetPromptRequest,
-      previous.ListToolsRequest,
-      previous.CallToolRequest,
-      previous.SetLevelRequest,
-      CompleteRequest,
-    ],
-    { name: 'ClientRequest' },
-  ),
-  ClientResult: union([Result, CreateMessageResult, ListRootsResult, ElicitResult], { name: 'ClientResult' }),
   CompleteRequest,
   ContentBlock,
   CreateMessageRequest,
@@ -235,24 +215,6 @@ export const types20250618 = {
   ResourceTemplateReference,
   Root,
   SamplingMessage,
-  ServerRequest: union([previous.PingRequest, CreateMessageRequest, previous.ListRootsRequest, ElicitRequest], {
-    name: 'ServerRequest',
-  }),
-  ServerResult: union(
-    [
-      Result,
-      InitializeResult,
-      ListResourcesResult,
-      ListResourceTemplatesResult,
-      ReadResourceResult,
-      ListPromptsResult,
-      GetPromptResult,
-      ListToolsResult,
-      CallToolResult,
-      previous.CompleteResult,
-    ],
-    { name: 'ServerResult' },
-  ),
   StringSchema,
   TextContent,
   TextResourceContents,
@@ -275,6 +237,9 @@ export const methods20250618 = {
   serverRequests: { ...methods20241105.serverRequests, 'elicitation/create': 'ElicitRequest' },
   results: { ...methods20241105.results, 'elicitation/create': 'ElicitResult' },
 } as const;
+
+/** Every type of the 2025-06-18 schema. */
+export const types20250618 = { ...own, ...messageUnions(own, methods20250618) };
 
 export const revision20250618: RevisionDefinition = {
   version: '2025-06-18',

@@ -17,13 +17,14 @@ import {
   type Validator,
 } from './kit.js';
 import type { RevisionDefinition } from './revision-definition.js';
-import { parts20250618, types20250618 } from './spec-2025-06-18.js';
+import { methods20250618, parts20250618, types20250618 } from './spec-2025-06-18.js';
 import {
   anyObject,
   ErrorObject,
   jsonrpcVersion,
   loggingLevel,
   ModelPreferences,
+  messageUnions,
   modernNotification,
   modernRequest,
   requestId,
@@ -73,17 +74,19 @@ const ToolResultContent = object(
   },
   { name: 'ToolResultContent' },
 );
-const SamplingMessageContentBlock = union(
-  [TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent],
-  {
+/** The sampling content unions, around a revision's `ToolResultContent` (2026-07-28 widens its `structuredContent`). */
+const samplingContentOf = (toolResult: Validator) => {
+  const SamplingMessageContentBlock = union([TextContent, ImageContent, AudioContent, ToolUseContent, toolResult], {
     name: 'SamplingMessageContentBlock',
-  },
-);
-const samplingContent = union(
-  [TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, array(SamplingMessageContentBlock)],
-  { name: 'SamplingMessageContentBlock | SamplingMessageContentBlock[]' },
-);
-const SamplingMessage = object({ _meta: meta, content: samplingContent, role }, { name: 'SamplingMessage' });
+  });
+  const samplingContent = union(
+    [TextContent, ImageContent, AudioContent, ToolUseContent, toolResult, array(SamplingMessageContentBlock)],
+    { name: 'SamplingMessageContentBlock | SamplingMessageContentBlock[]' },
+  );
+  return { SamplingMessageContentBlock, samplingContent };
+};
+const { SamplingMessageContentBlock, samplingContent } = samplingContentOf(ToolResultContent);
+const SamplingMessage = extend(previous.SamplingMessage, { _meta: meta, content: samplingContent });
 
 const Resource = extend(previous.Resource, { icons });
 const ResourceTemplate = extend(previous.ResourceTemplate, { icons });
@@ -183,18 +186,12 @@ const CompleteRequestParams = extend(
   { _meta: requestMeta },
   { name: 'CompleteRequestParams' },
 );
-const CreateMessageRequestParams = object(
+const CreateMessageRequestParams = extend(
+  parts20250618.createMessageParams,
   {
     _meta: requestMeta,
-    includeContext: optional(parts20250618.includeContext),
-    maxTokens: integer(),
     messages: array(SamplingMessage),
-    metadata: optional(anyObject),
-    modelPreferences: optional(ModelPreferences),
-    stopSequences: optional(array(string())),
-    systemPrompt: optional(string()),
     task,
-    temperature: optional(number()),
     toolChoice: optional(ToolChoice),
     tools: optional(array(Tool)),
   },
@@ -305,10 +302,7 @@ const ElicitResult = extend(previous.ElicitResult, { content: optional(record(el
 // Results.
 const Result = previous.Result;
 const CallToolResult = extend(previous.CallToolResult, { content: array(ContentBlock) });
-const CreateMessageResult = object(
-  { _meta: meta, content: samplingContent, model: string(), role, stopReason: optional(string()) },
-  { name: 'CreateMessageResult' },
-);
+const CreateMessageResult = extend(previous.CreateMessageResult, { content: samplingContent });
 const CreateTaskResult = object({ _meta: meta, task: Task }, { name: 'CreateTaskResult' });
 const GetTaskResult = allOf([Result, Task], { name: 'GetTaskResult' });
 const CancelTaskResult = allOf([Result, Task], { name: 'CancelTaskResult' });
@@ -330,10 +324,105 @@ const ListResourceTemplatesResult = extend(previous.ListResourceTemplatesResult,
 const ListToolsResult = extend(previous.ListToolsResult, { tools: array(Tool) });
 
 // Requests and notifications (with their JSON-RPC envelope).
+
+/** The params types {@link sharedMessages} builds its requests and notifications from. */
+export interface SharedMessageParams {
+  readonly CallToolRequestParams: Validator;
+  readonly CompleteRequestParams: Validator;
+  readonly GetPromptRequestParams: Validator;
+  readonly PaginatedRequestParams: Validator;
+  readonly ReadResourceRequestParams: Validator;
+  readonly NotificationParams: Validator;
+  readonly CancelledNotificationParams: Validator;
+  readonly LoggingMessageNotificationParams: Validator;
+  readonly ProgressNotificationParams: Validator;
+  readonly ResourceUpdatedNotificationParams: Validator;
+}
+
+/**
+ * The requests and notifications of 2025-11-25 that 2026-07-28 keeps, built from one revision's params types. Besides
+ * the params, one thing differs: a list request may leave out `params` here, not in 2026-07-28 (it carries `_meta`).
+ */
+export function sharedMessages(params: SharedMessageParams, listParamsRequired: boolean) {
+  const list = (name: string, method: string) =>
+    modernRequest(name, method, params.PaginatedRequestParams, listParamsRequired);
+  const listChanged = (name: string, method: string) =>
+    modernNotification(name, method, params.NotificationParams, false);
+  return {
+    CallToolRequest: modernRequest('CallToolRequest', 'tools/call', params.CallToolRequestParams, true),
+    CompleteRequest: modernRequest('CompleteRequest', 'completion/complete', params.CompleteRequestParams, true),
+    GetPromptRequest: modernRequest('GetPromptRequest', 'prompts/get', params.GetPromptRequestParams, true),
+    ListPromptsRequest: list('ListPromptsRequest', 'prompts/list'),
+    ListResourceTemplatesRequest: list('ListResourceTemplatesRequest', 'resources/templates/list'),
+    ListResourcesRequest: list('ListResourcesRequest', 'resources/list'),
+    ListToolsRequest: list('ListToolsRequest', 'tools/list'),
+    ReadResourceRequest: modernRequest('ReadResourceRequest', 'resources/read', params.ReadResourceRequestParams, true),
+    CancelledNotification: modernNotification(
+      'CancelledNotification',
+      'notifications/cancelled',
+      params.CancelledNotificationParams,
+      true,
+    ),
+    LoggingMessageNotification: modernNotification(
+      'LoggingMessageNotification',
+      'notifications/message',
+      params.LoggingMessageNotificationParams,
+      true,
+    ),
+    ProgressNotification: modernNotification(
+      'ProgressNotification',
+      'notifications/progress',
+      params.ProgressNotificationParams,
+      true,
+    ),
+    PromptListChangedNotification: listChanged('PromptListChangedNotification', 'notifications/prompts/list_changed'),
+    ResourceListChangedNotification: listChanged(
+      'ResourceListChangedNotification',
+      'notifications/resources/list_changed',
+    ),
+    ResourceUpdatedNotification: modernNotification(
+      'ResourceUpdatedNotification',
+      'notifications/resources/updated',
+      params.ResourceUpdatedNotificationParams,
+      true,
+    ),
+    ToolListChangedNotification: listChanged('ToolListChangedNotification', 'notifications/tools/list_changed'),
+  };
+}
+
+const {
+  CallToolRequest,
+  CompleteRequest,
+  GetPromptRequest,
+  ListPromptsRequest,
+  ListResourceTemplatesRequest,
+  ListResourcesRequest,
+  ListToolsRequest,
+  ReadResourceRequest,
+  CancelledNotification,
+  LoggingMessageNotification,
+  ProgressNotification,
+  PromptListChangedNotification,
+  ResourceListChangedNotification,
+  ResourceUpdatedNotification,
+  ToolListChangedNotification,
+} = sharedMessages(
+  {
+    CallToolRequestParams,
+    CompleteRequestParams,
+    GetPromptRequestParams,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+    NotificationParams,
+    CancelledNotificationParams,
+    LoggingMessageNotificationParams,
+    ProgressNotificationParams,
+    ResourceUpdatedNotificationParams,
+  },
+  false,
+);
 const taskIdParams = object({ taskId: string() });
-const CallToolRequest = modernRequest('CallToolRequest', 'tools/call', CallToolRequestParams, true);
 const CancelTaskRequest = modernRequest('CancelTaskRequest', 'tasks/cancel', taskIdParams, true);
-const CompleteRequest = modernRequest('CompleteRequest', 'completion/complete', CompleteRequestParams, true);
 const CreateMessageRequest = modernRequest(
   'CreateMessageRequest',
   'sampling/createMessage',
@@ -341,108 +430,38 @@ const CreateMessageRequest = modernRequest(
   true,
 );
 const ElicitRequest = modernRequest('ElicitRequest', 'elicitation/create', ElicitRequestParams, true);
-const GetPromptRequest = modernRequest('GetPromptRequest', 'prompts/get', GetPromptRequestParams, true);
 const GetTaskPayloadRequest = modernRequest('GetTaskPayloadRequest', 'tasks/result', taskIdParams, true);
 const GetTaskRequest = modernRequest('GetTaskRequest', 'tasks/get', taskIdParams, true);
 const InitializeRequest = modernRequest('InitializeRequest', 'initialize', InitializeRequestParams, true);
-const ListPromptsRequest = modernRequest('ListPromptsRequest', 'prompts/list', PaginatedRequestParams, false);
-const ListResourceTemplatesRequest = modernRequest(
-  'ListResourceTemplatesRequest',
-  'resources/templates/list',
-  PaginatedRequestParams,
-  false,
-);
-const ListResourcesRequest = modernRequest('ListResourcesRequest', 'resources/list', PaginatedRequestParams, false);
 const ListRootsRequest = modernRequest('ListRootsRequest', 'roots/list', RequestParams, false);
 const ListTasksRequest = modernRequest('ListTasksRequest', 'tasks/list', PaginatedRequestParams, false);
-const ListToolsRequest = modernRequest('ListToolsRequest', 'tools/list', PaginatedRequestParams, false);
 const PingRequest = modernRequest('PingRequest', 'ping', RequestParams, false);
-const ReadResourceRequest = modernRequest('ReadResourceRequest', 'resources/read', ReadResourceRequestParams, true);
 const SetLevelRequest = modernRequest('SetLevelRequest', 'logging/setLevel', SetLevelRequestParams, true);
 const SubscribeRequest = modernRequest('SubscribeRequest', 'resources/subscribe', SubscribeRequestParams, true);
 const UnsubscribeRequest = modernRequest('UnsubscribeRequest', 'resources/unsubscribe', UnsubscribeRequestParams, true);
 
-const CancelledNotification = modernNotification(
-  'CancelledNotification',
-  'notifications/cancelled',
-  CancelledNotificationParams,
-  true,
-);
+const notice = (name: string, method: string) => modernNotification(name, method, NotificationParams, false);
 const ElicitationCompleteNotification = modernNotification(
   'ElicitationCompleteNotification',
   'notifications/elicitation/complete',
   object({ elicitationId: string() }),
   true,
 );
-const InitializedNotification = modernNotification(
-  'InitializedNotification',
-  'notifications/initialized',
-  NotificationParams,
-  false,
-);
-const LoggingMessageNotification = modernNotification(
-  'LoggingMessageNotification',
-  'notifications/message',
-  LoggingMessageNotificationParams,
-  true,
-);
-const ProgressNotification = modernNotification(
-  'ProgressNotification',
-  'notifications/progress',
-  ProgressNotificationParams,
-  true,
-);
-const PromptListChangedNotification = modernNotification(
-  'PromptListChangedNotification',
-  'notifications/prompts/list_changed',
-  NotificationParams,
-  false,
-);
-const ResourceListChangedNotification = modernNotification(
-  'ResourceListChangedNotification',
-  'notifications/resources/list_changed',
-  NotificationParams,
-  false,
-);
-const ResourceUpdatedNotification = modernNotification(
-  'ResourceUpdatedNotification',
-  'notifications/resources/updated',
-  ResourceUpdatedNotificationParams,
-  true,
-);
-const RootsListChangedNotification = modernNotification(
-  'RootsListChangedNotification',
-  'notifications/roots/list_changed',
-  NotificationParams,
-  false,
-);
+const InitializedNotification = notice('InitializedNotification', 'notifications/initialized');
+const RootsListChangedNotification = notice('RootsListChangedNotification', 'notifications/roots/list_changed');
 const TaskStatusNotification = modernNotification(
   'TaskStatusNotification',
   'notifications/tasks/status',
   TaskStatusNotificationParams,
   true,
 );
-const ToolListChangedNotification = modernNotification(
-  'ToolListChangedNotification',
-  'notifications/tools/list_changed',
-  NotificationParams,
-  false,
-);
 
-const JSONRPCRequest = object(
-  { id: requestId, jsonrpc: jsonrpcVersion, method: string(), params: optional(anyObject) },
-  { name: 'JSONRPCRequest' },
-);
-const JSONRPCNotification = object(
-  { jsonrpc: jsonrpcVersion, method: string(), params: optional(anyObject) },
-  { name: 'JSONRPCNotification' },
-);
-const JSONRPCResultResponse = object(
-  { id: requestId, jsonrpc: jsonrpcVersion, result: Result },
-  { name: 'JSONRPCResultResponse' },
-);
-const JSONRPCErrorResponse = object(
-  { error: ErrorObject, id: optional(requestId), jsonrpc: jsonrpcVersion },
+const JSONRPCRequest = extend(previous.JSONRPCRequest, { params: optional(anyObject) });
+const JSONRPCNotification = extend(previous.JSONRPCNotification, { params: optional(anyObject) });
+const JSONRPCResultResponse = extend(previous.JSONRPCResponse, {}, { name: 'JSONRPCResultResponse' });
+const JSONRPCErrorResponse = extend(
+  previous.JSONRPCError,
+  { id: optional(requestId) },
   { name: 'JSONRPCErrorResponse' },
 );
 const URLElicitationRequiredError = object(
@@ -461,8 +480,8 @@ const URLElicitationRequiredError = object(
 const orTask = (result: Validator, name: string) =>
   union([result, CreateTaskResult], { name: `${name} | CreateTaskResult` });
 
-/** Every type of the 2025-11-25 schema. */
-export const types20251125 = {
+/** The types of the 2025-11-25 schema but the message unions, which follow from the method tables. */
+const own = {
   Annotations: previous.Annotations,
   AudioContent,
   BaseMetadata: previous.BaseMetadata,
@@ -476,51 +495,6 @@ export const types20251125 = {
   CancelledNotification,
   CancelledNotificationParams,
   ClientCapabilities,
-  ClientNotification: union(
-    [
-      CancelledNotification,
-      InitializedNotification,
-      ProgressNotification,
-      TaskStatusNotification,
-      RootsListChangedNotification,
-    ],
-    { name: 'ClientNotification' },
-  ),
-  ClientRequest: union(
-    [
-      InitializeRequest,
-      PingRequest,
-      ListResourcesRequest,
-      ListResourceTemplatesRequest,
-      ReadResourceRequest,
-      SubscribeRequest,
-      UnsubscribeRequest,
-      ListPromptsRequest,
-      GetPromptRequest,
-      ListToolsRequest,
-      CallToolRequest,
-      GetTaskRequest,
-      GetTaskPayloadRequest,
-      CancelTaskRequest,
-      ListTasksRequest,
-      SetLevelRequest,
-      CompleteRequest,
-    ],
-    { name: 'ClientRequest' },
-  ),
-  ClientResult: union(
-    [
-      Result,
-      GetTaskResult,
-      GetTaskPayloadResult,
-      CancelTaskResult,
-      ListTasksResult,
-      CreateMessageResult,
-      previous.ListRootsResult,
-      ElicitResult,
-    ],
-    { name: 'ClientResult' },
-  ),
   CompleteRequest,
   CompleteRequestParams,
   CompleteResult: previous.CompleteResult,
@@ -624,52 +598,6 @@ export const types20251125 = {
   SamplingMessage,
   SamplingMessageContentBlock,
   ServerCapabilities,
-  ServerNotification: union(
-    [
-      CancelledNotification,
-      ProgressNotification,
-      ResourceListChangedNotification,
-      ResourceUpdatedNotification,
-      PromptListChangedNotification,
-      ToolListChangedNotification,
-      TaskStatusNotification,
-      LoggingMessageNotification,
-      ElicitationCompleteNotification,
-    ],
-    { name: 'ServerNotification' },
-  ),
-  ServerRequest: union(
-    [
-      PingRequest,
-      GetTaskRequest,
-      GetTaskPayloadRequest,
-      CancelTaskRequest,
-      ListTasksRequest,
-      CreateMessageRequest,
-      ListRootsRequest,
-      ElicitRequest,
-    ],
-    { name: 'ServerRequest' },
-  ),
-  ServerResult: union(
-    [
-      Result,
-      InitializeResult,
-      ListResourcesResult,
-      ListResourceTemplatesResult,
-      previous.ReadResourceResult,
-      ListPromptsResult,
-      GetPromptResult,
-      ListToolsResult,
-      CallToolResult,
-      GetTaskResult,
-      GetTaskPayloadResult,
-      CancelTaskResult,
-      ListTasksResult,
-      previous.CompleteResult,
-    ],
-    { name: 'ServerResult' },
-  ),
   SetLevelRequest,
   SetLevelRequestParams,
   SingleSelectEnumSchema,
@@ -701,7 +629,14 @@ export const types20251125 = {
 };
 
 /** Building blocks reused by 2026-07-28. */
-export const parts20251125 = { ...parts20250618, elicitValue, requestedSchema, selectOption, toolSchema };
+export const parts20251125 = {
+  ...parts20250618,
+  elicitValue,
+  requestedSchema,
+  samplingContentOf,
+  selectOption,
+  toolSchema,
+};
 
 const taskMethods = {
   'tasks/get': 'GetTaskRequest',
@@ -709,72 +644,39 @@ const taskMethods = {
   'tasks/list': 'ListTasksRequest',
   'tasks/cancel': 'CancelTaskRequest',
 } as const;
+const notificationsTasksStatus = { 'notifications/tasks/status': 'TaskStatusNotification' } as const;
+const { clientRequests, serverRequests, clientNotifications, serverNotifications, results } = methods20250618;
+
+export const methods20251125 = {
+  clientRequests: { ...clientRequests, ...taskMethods },
+  serverRequests: { ...serverRequests, ...taskMethods },
+  clientNotifications: { ...clientNotifications, ...notificationsTasksStatus },
+  serverNotifications: {
+    ...serverNotifications,
+    ...notificationsTasksStatus,
+    'notifications/elicitation/complete': 'ElicitationCompleteNotification',
+  },
+  results: {
+    ...results,
+    'tasks/get': 'GetTaskResult',
+    'tasks/result': 'GetTaskPayloadResult',
+    'tasks/list': 'ListTasksResult',
+    'tasks/cancel': 'CancelTaskResult',
+  },
+} as const;
+
+/** Every type of the 2025-11-25 schema. */
+export const types20251125 = { ...own, ...messageUnions(own, methods20251125) };
 
 export const revision20251125: RevisionDefinition = {
   version: '2025-11-25',
   types: types20251125,
   typesIncludeEnvelope: true,
-  clientRequests: {
-    initialize: 'InitializeRequest',
-    ping: 'PingRequest',
-    'resources/list': 'ListResourcesRequest',
-    'resources/templates/list': 'ListResourceTemplatesRequest',
-    'resources/read': 'ReadResourceRequest',
-    'resources/subscribe': 'SubscribeRequest',
-    'resources/unsubscribe': 'UnsubscribeRequest',
-    'prompts/list': 'ListPromptsRequest',
-    'prompts/get': 'GetPromptRequest',
-    'tools/list': 'ListToolsRequest',
-    'tools/call': 'CallToolRequest',
-    ...taskMethods,
-    'logging/setLevel': 'SetLevelRequest',
-    'completion/complete': 'CompleteRequest',
-  },
-  serverRequests: {
-    ping: 'PingRequest',
-    ...taskMethods,
-    'sampling/createMessage': 'CreateMessageRequest',
-    'roots/list': 'ListRootsRequest',
-    'elicitation/create': 'ElicitRequest',
-  },
-  clientNotifications: {
-    'notifications/cancelled': 'CancelledNotification',
-    'notifications/initialized': 'InitializedNotification',
-    'notifications/progress': 'ProgressNotification',
-    'notifications/tasks/status': 'TaskStatusNotification',
-    'notifications/roots/list_changed': 'RootsListChangedNotification',
-  },
-  serverNotifications: {
-    'notifications/cancelled': 'CancelledNotification',
-    'notifications/progress': 'ProgressNotification',
-    'notifications/resources/list_changed': 'ResourceListChangedNotification',
-    'notifications/resources/updated': 'ResourceUpdatedNotification',
-    'notifications/prompts/list_changed': 'PromptListChangedNotification',
-    'notifications/tools/list_changed': 'ToolListChangedNotification',
-    'notifications/tasks/status': 'TaskStatusNotification',
-    'notifications/message': 'LoggingMessageNotification',
-    'notifications/elicitation/complete': 'ElicitationCompleteNotification',
-  },
+  ...methods20251125,
   results: {
-    initialize: 'InitializeResult',
-    ping: 'EmptyResult',
-    'resources/list': 'ListResourcesResult',
-    'resources/templates/list': 'ListResourceTemplatesResult',
-    'resources/read': 'ReadResourceResult',
-    'resources/subscribe': 'EmptyResult',
-    'resources/unsubscribe': 'EmptyResult',
-    'prompts/list': 'ListPromptsResult',
-    'prompts/get': 'GetPromptResult',
-    'tools/list': 'ListToolsResult',
+    ...methods20251125.results,
     'tools/call': orTask(CallToolResult, 'CallToolResult'),
-    'tasks/get': 'GetTaskResult',
-    'tasks/result': 'GetTaskPayloadResult',
-    'tasks/list': 'ListTasksResult',
-    'tasks/cancel': 'CancelTaskResult',
-    'logging/setLevel': 'EmptyResult',
-    'completion/complete': 'CompleteResult',
     'sampling/createMessage': orTask(CreateMessageResult, 'CreateMessageResult'),
-    'roots/list': 'ListRootsResult',
     'elicitation/create': orTask(ElicitResult, 'ElicitResult'),
   },
   requestEnvelope: 'JSONRPCRequest',

@@ -15,17 +15,19 @@ import {
   record,
   refine,
   reject,
+  type Shape,
   string,
   union,
   unknown,
   type Validator,
 } from './kit.js';
 import type { RevisionDefinition } from './revision-definition.js';
-import { parts20251125, types20251125 } from './spec-2025-11-25.js';
+import { parts20251125, sharedMessages, types20251125 } from './spec-2025-11-25.js';
 import {
   anyObject,
   ErrorObject,
   jsonrpcVersion,
+  legacyMessage,
   loggingLevel,
   ModelPreferences,
   modernNotification,
@@ -91,16 +93,7 @@ const RequestMetaObject = object(
 // Content: as 2025-11-25, except `structuredContent` of a tool result may be any JSON value.
 const { TextContent, ImageContent, AudioContent, ToolUseContent, ContentBlock } = previous;
 const ToolResultContent = extend(previous.ToolResultContent, { structuredContent: optional(unknown()) });
-const SamplingMessageContentBlock = union(
-  [TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent],
-  {
-    name: 'SamplingMessageContentBlock',
-  },
-);
-const samplingContent = union(
-  [TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, array(SamplingMessageContentBlock)],
-  { name: 'SamplingMessageContentBlock | SamplingMessageContentBlock[]' },
-);
+const { SamplingMessageContentBlock, samplingContent } = parts20251125.samplingContentOf(ToolResultContent);
 const SamplingMessage = extend(previous.SamplingMessage, { content: samplingContent });
 
 const Tool = extend(omit(previous.Tool, ['execution']), {
@@ -112,30 +105,18 @@ const Tool = extend(omit(previous.Tool, ['execution']), {
 });
 
 // Input requests (multi round-trip): `{method, params}`, no JSON-RPC envelope.
-const CreateMessageRequestParams = object(
-  {
-    includeContext: optional(parts20251125.includeContext),
-    maxTokens: integer(),
-    messages: array(SamplingMessage),
-    metadata: optional(JSONObject),
-    modelPreferences: optional(ModelPreferences),
-    stopSequences: optional(array(string())),
-    systemPrompt: optional(string()),
-    temperature: optional(number()),
-    toolChoice: optional(previous.ToolChoice),
-    tools: optional(array(Tool)),
-  },
-  { name: 'CreateMessageRequestParams' },
-);
-const CreateMessageRequest = object(
-  { method: literal('sampling/createMessage'), params: CreateMessageRequestParams },
-  { name: 'CreateMessageRequest' },
+const CreateMessageRequestParams = extend(omit(previous.CreateMessageRequestParams, ['_meta', 'task']), {
+  messages: array(SamplingMessage),
+  tools: optional(array(Tool)),
+});
+const CreateMessageRequest = legacyMessage(
+  'CreateMessageRequest',
+  'sampling/createMessage',
+  CreateMessageRequestParams,
+  true,
 );
 const CreateMessageResult = extend(previous.CreateMessageResult, { content: samplingContent });
-const ListRootsRequest = object(
-  { method: literal('roots/list'), params: optional(object({ _meta: meta })) },
-  { name: 'ListRootsRequest' },
-);
+const ListRootsRequest = legacyMessage('ListRootsRequest', 'roots/list', object({ _meta: meta }), false);
 const ListRootsResult = object({ roots: array(previous.Root) }, { name: 'ListRootsResult' });
 const ElicitRequestFormParams = object(
   { message: string(), mode: optional(literal('form')), requestedSchema: parts20251125.requestedSchema },
@@ -146,10 +127,7 @@ const ElicitRequestURLParams = object(
   { name: 'ElicitRequestURLParams' },
 );
 const ElicitRequestParams = union([ElicitRequestFormParams, ElicitRequestURLParams], { name: 'ElicitRequestParams' });
-const ElicitRequest = object(
-  { method: literal('elicitation/create'), params: ElicitRequestParams },
-  { name: 'ElicitRequest' },
-);
+const ElicitRequest = legacyMessage('ElicitRequest', 'elicitation/create', ElicitRequestParams, true);
 const ElicitResult = omit(previous.ElicitResult, ['_meta']);
 const InputRequest = union([CreateMessageRequest, ListRootsRequest, ElicitRequest], { name: 'InputRequest' });
 const InputRequests = record(InputRequest, { name: 'InputRequests' });
@@ -157,18 +135,15 @@ const InputResponse = union([CreateMessageResult, ListRootsResult, ElicitResult]
 const InputResponses = record(InputResponse, { name: 'InputResponses' });
 
 // Params.
-const RequestParams = object({ _meta: RequestMetaObject }, { name: 'RequestParams' });
-const NotificationParams = object({ _meta: notificationMeta }, { name: 'NotificationParams' });
+const RequestParams = extend(previous.RequestParams, { _meta: RequestMetaObject });
+const NotificationParams = extend(previous.NotificationParams, { _meta: notificationMeta });
 const retry = { inputResponses: optional(InputResponses), requestState: optional(string()) };
 const InputResponseRequestParams = object(
   { _meta: RequestMetaObject, ...retry },
   { name: 'InputResponseRequestParams' },
 );
-const PaginatedRequestParams = object(
-  { _meta: RequestMetaObject, cursor: optional(string()) },
-  { name: 'PaginatedRequestParams' },
-);
-const ResourceRequestParams = object({ _meta: RequestMetaObject, uri: string() }, { name: 'ResourceRequestParams' });
+const PaginatedRequestParams = extend(previous.PaginatedRequestParams, { _meta: RequestMetaObject });
+const ResourceRequestParams = extend(previous.ResourceRequestParams, { _meta: RequestMetaObject });
 const ReadResourceRequestParams = object(
   { _meta: RequestMetaObject, ...retry, uri: string() },
   { name: 'ReadResourceRequestParams' },
@@ -195,10 +170,10 @@ const SubscriptionsListenRequestParams = object(
   { _meta: RequestMetaObject, notifications: SubscriptionFilter },
   { name: 'SubscriptionsListenRequestParams' },
 );
-const CancelledNotificationParams = object(
-  { _meta: notificationMeta, reason: optional(string()), requestId },
-  { name: 'CancelledNotificationParams' },
-);
+const CancelledNotificationParams = extend(previous.CancelledNotificationParams, {
+  _meta: notificationMeta,
+  requestId,
+});
 const ProgressNotificationParams = extend(previous.ProgressNotificationParams, { _meta: notificationMeta });
 const LoggingMessageNotificationParams = extend(previous.LoggingMessageNotificationParams, { _meta: notificationMeta });
 const ResourceUpdatedNotificationParams = extend(previous.ResourceUpdatedNotificationParams, {
@@ -214,72 +189,39 @@ const cacheable = {
   cacheScope: enumOf(['private', 'public']),
   ttlMs: integer({ minimum: 0 }),
 };
-const Result = object({ _meta: resultMeta, resultType }, { name: 'Result' });
-const CacheableResult = object({ _meta: resultMeta, ...cacheable, resultType }, { name: 'CacheableResult' });
-const PaginatedResult = object(
-  { _meta: resultMeta, nextCursor: optional(string()), resultType },
-  { name: 'PaginatedResult' },
-);
-const InputRequiredResult = object(
-  { _meta: resultMeta, inputRequests: optional(InputRequests), requestState: optional(string()), resultType },
+/** A 2025-11-25 result as 2026-07-28 has it: `resultType` required, `_meta` may name the server that answered. */
+const resultOf = (base: ObjectValidator, changes: Shape = {}): ObjectValidator =>
+  extend(base, { _meta: resultMeta, ...changes, resultType });
+/** The same for a result a client may cache. */
+const cacheableResultOf = (base: ObjectValidator, changes: Shape = {}): ObjectValidator =>
+  resultOf(base, { ...cacheable, ...changes });
+const Result = resultOf(previous.Result);
+const CacheableResult = extend(Result, cacheable, { name: 'CacheableResult' });
+const PaginatedResult = resultOf(previous.PaginatedResult);
+const InputRequiredResult = extend(
+  Result,
+  { inputRequests: optional(InputRequests), requestState: optional(string()) },
   { name: 'InputRequiredResult' },
 );
-const CallToolResult = object(
-  {
-    _meta: resultMeta,
-    content: array(ContentBlock),
-    isError: optional(boolean()),
-    resultType,
-    structuredContent: optional(unknown()),
-  },
-  { name: 'CallToolResult' },
-);
-const CompleteResult = object(
-  {
-    _meta: resultMeta,
-    completion: object({
-      hasMore: optional(boolean()),
-      total: optional(integer()),
-      values: array(string(), { maxItems: 100 }),
-    }),
-    resultType,
-  },
-  { name: 'CompleteResult' },
-);
-const DiscoverResult = object(
-  {
-    _meta: resultMeta,
-    ...cacheable,
-    capabilities: ServerCapabilities,
-    instructions: optional(string()),
-    resultType,
-    supportedVersions: array(string()),
-  },
+const CallToolResult = resultOf(previous.CallToolResult, { structuredContent: optional(unknown()) });
+const CompleteResult = resultOf(previous.CompleteResult, {
+  completion: object({
+    hasMore: optional(boolean()),
+    total: optional(integer()),
+    values: array(string(), { maxItems: 100 }),
+  }),
+});
+const DiscoverResult = extend(
+  CacheableResult,
+  { capabilities: ServerCapabilities, instructions: optional(string()), supportedVersions: array(string()) },
   { name: 'DiscoverResult' },
 );
-const GetPromptResult = object(
-  { _meta: resultMeta, description: optional(string()), messages: array(previous.PromptMessage), resultType },
-  { name: 'GetPromptResult' },
-);
-const listResult = (name: string, key: string, item: Validator) =>
-  object({ _meta: resultMeta, ...cacheable, nextCursor: optional(string()), [key]: array(item), resultType }, { name });
-const ListPromptsResult = listResult('ListPromptsResult', 'prompts', previous.Prompt);
-const ListResourcesResult = listResult('ListResourcesResult', 'resources', previous.Resource);
-const ListResourceTemplatesResult = listResult(
-  'ListResourceTemplatesResult',
-  'resourceTemplates',
-  previous.ResourceTemplate,
-);
-const ListToolsResult = listResult('ListToolsResult', 'tools', Tool);
-const ReadResourceResult = object(
-  {
-    _meta: resultMeta,
-    ...cacheable,
-    contents: array(parts20251125.resourceContentsUnion),
-    resultType,
-  },
-  { name: 'ReadResourceResult' },
-);
+const GetPromptResult = resultOf(previous.GetPromptResult);
+const ListPromptsResult = cacheableResultOf(previous.ListPromptsResult);
+const ListResourcesResult = cacheableResultOf(previous.ListResourcesResult);
+const ListResourceTemplatesResult = cacheableResultOf(previous.ListResourceTemplatesResult);
+const ListToolsResult = cacheableResultOf(previous.ListToolsResult, { tools: array(Tool) });
+const ReadResourceResult = cacheableResultOf(previous.ReadResourceResult);
 const SubscriptionsListenResultMetaObject = object(
   {
     'io.modelcontextprotocol/serverInfo': optional(Implementation),
@@ -293,59 +235,42 @@ const SubscriptionsListenResult = object(
 );
 
 // Requests and notifications.
-const CallToolRequest = modernRequest('CallToolRequest', 'tools/call', CallToolRequestParams, true);
-const CompleteRequest = modernRequest('CompleteRequest', 'completion/complete', CompleteRequestParams, true);
-const DiscoverRequest = modernRequest('DiscoverRequest', 'server/discover', RequestParams, true);
-const GetPromptRequest = modernRequest('GetPromptRequest', 'prompts/get', GetPromptRequestParams, true);
-const ListPromptsRequest = modernRequest('ListPromptsRequest', 'prompts/list', PaginatedRequestParams, true);
-const ListResourceTemplatesRequest = modernRequest(
-  'ListResourceTemplatesRequest',
-  'resources/templates/list',
-  PaginatedRequestParams,
+const {
+  CallToolRequest,
+  CompleteRequest,
+  GetPromptRequest,
+  ListPromptsRequest,
+  ListResourceTemplatesRequest,
+  ListResourcesRequest,
+  ListToolsRequest,
+  ReadResourceRequest,
+  CancelledNotification,
+  LoggingMessageNotification,
+  ProgressNotification,
+  PromptListChangedNotification,
+  ResourceListChangedNotification,
+  ResourceUpdatedNotification,
+  ToolListChangedNotification,
+} = sharedMessages(
+  {
+    CallToolRequestParams,
+    CompleteRequestParams,
+    GetPromptRequestParams,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+    NotificationParams,
+    CancelledNotificationParams,
+    LoggingMessageNotificationParams,
+    ProgressNotificationParams,
+    ResourceUpdatedNotificationParams,
+  },
   true,
 );
-const ListResourcesRequest = modernRequest('ListResourcesRequest', 'resources/list', PaginatedRequestParams, true);
-const ListToolsRequest = modernRequest('ListToolsRequest', 'tools/list', PaginatedRequestParams, true);
-const ReadResourceRequest = modernRequest('ReadResourceRequest', 'resources/read', ReadResourceRequestParams, true);
+const DiscoverRequest = modernRequest('DiscoverRequest', 'server/discover', RequestParams, true);
 const SubscriptionsListenRequest = modernRequest(
   'SubscriptionsListenRequest',
   'subscriptions/listen',
   SubscriptionsListenRequestParams,
-  true,
-);
-
-const CancelledNotification = modernNotification(
-  'CancelledNotification',
-  'notifications/cancelled',
-  CancelledNotificationParams,
-  true,
-);
-const LoggingMessageNotification = modernNotification(
-  'LoggingMessageNotification',
-  'notifications/message',
-  LoggingMessageNotificationParams,
-  true,
-);
-const ProgressNotification = modernNotification(
-  'ProgressNotification',
-  'notifications/progress',
-  ProgressNotificationParams,
-  true,
-);
-const listChanged = (name: string, method: string) => modernNotification(name, method, NotificationParams, false);
-const PromptListChangedNotification = listChanged(
-  'PromptListChangedNotification',
-  'notifications/prompts/list_changed',
-);
-const ResourceListChangedNotification = listChanged(
-  'ResourceListChangedNotification',
-  'notifications/resources/list_changed',
-);
-const ToolListChangedNotification = listChanged('ToolListChangedNotification', 'notifications/tools/list_changed');
-const ResourceUpdatedNotification = modernNotification(
-  'ResourceUpdatedNotification',
-  'notifications/resources/updated',
-  ResourceUpdatedNotificationParams,
   true,
 );
 const SubscriptionsAcknowledgedNotification = modernNotification(

@@ -60,7 +60,7 @@ export const ErrorObject: ObjectValidator = object(
   { name: 'Error' },
 );
 
-/** `{method, params}` request or notification type of 2024-11-05 … 2025-06-18. */
+/** `{method, params}` request or notification type of 2024-11-05 … 2025-06-18, and a 2026-07-28 input request. */
 export function legacyMessage(
   name: string,
   method: string,
@@ -101,4 +101,43 @@ export function modernNotification(
     { jsonrpc: jsonrpcVersion, method: literal(method), params: paramsRequired ? params : optional(params) },
     { name },
   );
+}
+
+/** Method tables of a revision: method → type name. */
+export interface MethodTables {
+  readonly clientRequests: Readonly<Record<string, string>>;
+  readonly serverRequests: Readonly<Record<string, string>>;
+  readonly clientNotifications: Readonly<Record<string, string>>;
+  readonly serverNotifications: Readonly<Record<string, string>>;
+  readonly results: Readonly<Record<string, string>>;
+}
+
+/**
+ * `ClientRequest`, `ServerResult` & co. up to 2025-11-25: each is the union of what one direction's method table names,
+ * so it is derived from that table rather than listed again. Results start with `Result` (`EmptyResult` is `Result`).
+ */
+export function messageUnions(types: Readonly<Record<string, Validator>>, methods: MethodTables) {
+  const unionOf = (names: Iterable<string>, name: string) =>
+    union(
+      [...new Set(names)].map((typeName) => {
+        const type = types[typeName];
+        if (type === undefined) throw new Error(`${name} names unknown type ${typeName}`);
+        return type;
+      }),
+      { name },
+    );
+  const resultsOf = (requests: Readonly<Record<string, string>>) => [
+    'Result',
+    ...Object.keys(requests)
+      .map((method) => methods.results[method] ?? 'Result')
+      .filter((typeName) => typeName !== 'EmptyResult'),
+  ];
+  return {
+    ClientNotification: unionOf(Object.values(methods.clientNotifications), 'ClientNotification'),
+    ClientRequest: unionOf(Object.values(methods.clientRequests), 'ClientRequest'),
+    ClientResult: unionOf(resultsOf(methods.serverRequests), 'ClientResult'),
+    ServerNotification: unionOf(Object.values(methods.serverNotifications), 'ServerNotification'),
+    ServerRequest: unionOf(Object.values(methods.serverRequests), 'ServerRequest'),
+    ServerResult: unionOf(resultsOf(methods.clientRequests), 'ServerResult'),
+  };
 }

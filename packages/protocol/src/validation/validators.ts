@@ -143,10 +143,11 @@ function compile(definition: RevisionDefinition): McpValidators {
   };
 
   const messageValidator = (
-    table: Map<string, Validator>,
+    entries: Readonly<Record<string, string>>,
     envelope: Validator,
     direction: string,
   ): ((message: unknown) => ValidationResult) => {
+    const table = messageTable(entries, envelope);
     const checks = new Map<string, (value: unknown) => boolean>();
     for (const [method, validator] of table) checks.set(method, validator.check);
     return (message) => {
@@ -209,26 +210,10 @@ function compile(definition: RevisionDefinition): McpValidators {
     version,
     batches: definition.batches,
     typeNames: Object.freeze([...typeTable.keys()]),
-    clientRequest: messageValidator(
-      messageTable(definition.clientRequests, requestEnvelope),
-      requestEnvelope,
-      'client request',
-    ),
-    serverRequest: messageValidator(
-      messageTable(definition.serverRequests, requestEnvelope),
-      requestEnvelope,
-      'server request',
-    ),
-    clientNotification: messageValidator(
-      messageTable(definition.clientNotifications, notificationEnvelope),
-      notificationEnvelope,
-      'client notification',
-    ),
-    serverNotification: messageValidator(
-      messageTable(definition.serverNotifications, notificationEnvelope),
-      notificationEnvelope,
-      'server notification',
-    ),
+    clientRequest: messageValidator(definition.clientRequests, requestEnvelope, 'client request'),
+    serverRequest: messageValidator(definition.serverRequests, requestEnvelope, 'server request'),
+    clientNotification: messageValidator(definition.clientNotifications, notificationEnvelope, 'client notification'),
+    serverNotification: messageValidator(definition.serverNotifications, notificationEnvelope, 'server notification'),
     result: (method, result) => {
       const run = results.get(method);
       if (run === undefined) {
