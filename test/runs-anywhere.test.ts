@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 // The root entries that must run in browsers, Deno, Bun and Workers: their built output (ESM and CJS), with every
 // workspace dependency they pull in, must reach no Node built-in. esbuild bundles each one for the browser; a
 // `node:` import or a bare built-in name anywhere in the graph fails resolution there.
-const RUNS_ANYWHERE = ['@mcpkit/jsonrpc-core', '@mcpkit/protocol', '@mcpkit/server', '@mcpkit/client'] as const;
+const RUNS_ANYWHERE = [
+  '@mcpkit/jsonrpc-core',
+  '@mcpkit/protocol',
+  '@mcpkit/server',
+  '@mcpkit/client',
+  '@mcpkit/transport-websocket',
+] as const;
 
 const root = join(import.meta.dirname, '..');
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
