@@ -1,0 +1,185 @@
+// The measuring half of every bench client. Each implementation's driver (one small file per client SDK) only says
+// how to connect and how to make one `echo` call; this module runs the phases the same way for all of them, in a
+// process of its own, and prints one JSON line. Every loop is bounded by a count and by the run's deadline.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+/** What a driver's `connect` returns: one live client session on a spawned stdio server. */
+export interface Connection {
+  /** Calls `echo` with `text` and resolves with the text content the server returned. */
+  call(text: string): Promise<string>;
+  /** The spawned server's process id (its CPU is read through the SIGUSR2 reporter, see servers/cpu-report.ts). */
+  readonly pid: number;
+  close(): Promise<void>;
+}
+
+export type Phase = 'seq' | 'pipe' | 'large';
+
+/** The run, passed by bench.ts as one JSON argument. */
+export interface DriverConfig {
+  command: string;
+  args: string[];
+  cpuFile: string;
+  phases: Phase[];
+  warmup: number;
+  calls: number;
+  pipelinedCalls: number;
+  inFlight: number;
+  largeBytes: number;
+  largeCalls: number;
+  /** A large call not answered in this time counts as a failure of the implementation (reported, not fatal). */
+  largeTimeoutMs: number;
+  deadlineMs: number;
+}
+
+/** One driver run's figures (absent phases were not asked for). */
+export interface DriverResult {
+  seq?: {
+    calls: number;
+    callsPerSec: number;
+    p50Us: number;
+    p99Us: number;
+    clientCpuUsPerCall: number;
+    serverCpuUsPerCall: number;
+  };
+  pipe?: { calls: number; callsPerSec: number };
+  large?: { calls: number; ms: number; error?: string };
+  /** A phase that stopped at the deadline before its count. */
+  truncated: Phase[];
+}
+
+const SMALL_TEXT = 'hello, bench';
+
+/** Runs the phases in `process.argv[2]`'s config against `connect` and writes the result to stdout. */
+export async function runDriver(connect: (command: string, args: string[]) => Promise<Connection>): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as DriverConfig;
+  const deadline = performance.now() + config.deadlineMs;
+  const result: DriverResult = { truncated: [] };
+  const connection = await connect(config.command, config.args);
+  try {
+    if (config.phases.includes('seq')) result.seq = await sequential(connection, config, deadline, result);
+    if (config.phases.includes('pipe')) result.pipe = await pipelined(connection, config, deadline, result);
+    if (config.phases.includes('large')) result.large = await large(connection, config, deadline, result);
+  } finally {
+    await connection.close();
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  // Some SDK clients leave timers or handles behind after close; the figures are out, so leave now.
+  process.exit(0);
+}
+
+async function checkedCall(connection: Connection, text: string): Promise<void> {
+  const echoed = await connection.call(text);
+  if (echoed !== text) throw new Error(`echo returned ${echoed.length} chars, expected ${text.length}`);
+}
+
+async function sequential(
+  connection: Connection,
+  config: DriverConfig,
+  deadline: number,
+  result: DriverResult,
+): Promise<NonNullable<DriverResult['seq']>> {
+  for (let i = 0; i < config.warmup && performance.now() < deadline; i++) await checkedCall(connection, SMALL_TEXT);
+  const latencies = new Float64Array(config.calls);
+  const serverBefore = await serverCpuMicros(connection.pid, config.cpuFile);
+  const clientBefore = process.cpuUsage();
+  const started = performance.now();
+  let done = 0;
+  for (; done < config.calls; done++) {
+    const t0 = performance.now();
+    if (t0 > deadline) break;
+    await checkedCall(connection, SMALL_TEXT);
+    latencies[done] = performance.now() - t0;
+  }
+  const elapsed = performance.now() - started;
+  const client = process.cpuUsage(clientBefore);
+  const serverAfter = await serverCpuMicros(connection.pid, config.cpuFile);
+  if (done < config.calls) result.truncated.push('seq');
+  const sorted = latencies.subarray(0, done).sort();
+  return {
+    calls: done,
+    callsPerSec: (done / elapsed) * 1000,
+    p50Us: quantile(sorted, 0.5) * 1000,
+    p99Us: quantile(sorted, 0.99) * 1000,
+    clientCpuUsPerCall: (client.user + client.system) / done,
+    serverCpuUsPerCall: (serverAfter - serverBefore) / done,
+  };
+}
+
+async function pipelined(
+  connection: Connection,
+  config: DriverConfig,
+  deadline: number,
+  result: DriverResult,
+): Promise<NonNullable<DriverResult['pipe']>> {
+  let started = 0;
+  let done = 0;
+  const begin = performance.now();
+  // `inFlight` workers, each starting its next call when the previous one settles: a constant window of requests.
+  const worker = async (): Promise<void> => {
+    while (started < config.pipelinedCalls && performance.now() < deadline) {
+      started++;
+      await checkedCall(connection, SMALL_TEXT);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: config.inFlight }, worker));
+  const elapsed = performance.now() - begin;
+  if (done < config.pipelinedCalls) result.truncated.push('pipe');
+  return { calls: done, callsPerSec: (done / elapsed) * 1000 };
+}
+
+async function large(
+  connection: Connection,
+  config: DriverConfig,
+  deadline: number,
+  result: DriverResult,
+): Promise<NonNullable<DriverResult['large']>> {
+  const text = 'x'.repeat(config.largeBytes);
+  const bounded = async (): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer to a ${config.largeBytes}-byte echo in ${config.largeTimeoutMs} ms`)),
+        config.largeTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([checkedCall(connection, text), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const times: number[] = [];
+  try {
+    // One unmeasured call first: the first large message grows buffers that every later one reuses.
+    await bounded();
+    for (let i = 0; i < config.largeCalls && performance.now() < deadline; i++) {
+      const t0 = performance.now();
+      await bounded();
+      times.push(performance.now() - t0);
+    }
+  } catch (error) {
+    return { calls: 0, ms: Number.NaN, error: error instanceof Error ? error.message : String(error) };
+  }
+  if (times.length < config.largeCalls) result.truncated.push('large');
+  times.sort((a, b) => a - b);
+  return { calls: times.length, ms: quantile(times, 0.5) };
+}
+
+function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+/** The server's user + system CPU in µs, asked for with SIGUSR2 (bounded wait: 5 s). */
+async function serverCpuMicros(pid: number, file: string): Promise<number> {
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const until = performance.now() + 5_000;
+  while (!existsSync(file)) {
+    if (performance.now() > until) throw new Error(`server ${pid} did not report its CPU in 5 s (${file})`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const usage = JSON.parse(readFileSync(file, 'utf8')) as { user: number; system: number };
+  return usage.user + usage.system;
+}

@@ -1,0 +1,109 @@
+// Turns samples into the figures of results/*.json (median, min, max; mcpkit's ratio to each peer) and the printed
+// table.
+import { IMPLEMENTATIONS, type Implementation } from './build';
+import { METRICS, type MetricDef } from './metrics';
+
+/** metric id → implementation → one sample per round (one in total for sizes). */
+export type Samples = Map<string, Map<Implementation, number[]>>;
+
+export interface Figure {
+  median: number;
+  min: number;
+  max: number;
+  samples: number;
+}
+
+export interface MetricReport {
+  title: string;
+  issueMetric: number;
+  unit: string;
+  better: 'higher' | 'lower';
+  figures: Partial<Record<Implementation, Figure>>;
+  /** mcpkit's median ÷ the peer's median. */
+  ratios: Partial<Record<Exclude<Implementation, 'mcpkit'>, number>>;
+  /** Issue 7's target: mcpkit ÷ official-v2 `≥ ratio` (better: higher) or `≤ ratio` (better: lower). */
+  target?: { peer: 'official-v2'; ratio: number; holds: boolean };
+}
+
+export function addSample(samples: Samples, metric: string, implementation: Implementation, value: number): void {
+  const byImpl = samples.get(metric) ?? new Map<Implementation, number[]>();
+  samples.set(metric, byImpl);
+  const list = byImpl.get(implementation) ?? [];
+  list.push(value);
+  byImpl.set(implementation, list);
+}
+
+function figure(values: number[]): Figure {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return { median, min: sorted[0] as number, max: sorted.at(-1) as number, samples: sorted.length };
+}
+
+export function summarise(samples: Samples): Record<string, MetricReport> {
+  const out: Record<string, MetricReport> = {};
+  for (const metric of METRICS) {
+    const byImpl = samples.get(metric.id);
+    if (byImpl === undefined) continue;
+    const figures: MetricReport['figures'] = {};
+    for (const name of IMPLEMENTATIONS) {
+      const values = byImpl.get(name);
+      if (values !== undefined && values.length > 0) figures[name] = figure(values);
+    }
+    const ours = figures.mcpkit?.median;
+    const ratios: MetricReport['ratios'] = {};
+    for (const peer of ['official-v2', 'official-v1', 'raw'] as const) {
+      const theirs = figures[peer]?.median;
+      if (ours !== undefined && theirs !== undefined && theirs !== 0) ratios[peer] = ours / theirs;
+    }
+    const report: MetricReport = {
+      title: metric.title,
+      issueMetric: metric.issueMetric,
+      unit: metric.unit,
+      better: metric.better,
+      figures,
+      ratios,
+    };
+    const vsV2 = ratios['official-v2'];
+    if (metric.target !== undefined && vsV2 !== undefined) {
+      const holds = metric.better === 'higher' ? vsV2 >= metric.target : vsV2 <= metric.target;
+      report.target = { peer: 'official-v2', ratio: metric.target, holds };
+    }
+    out[metric.id] = report;
+  }
+  return out;
+}
+
+function number(value: number, unit: string): string {
+  if (unit === 'bytes') return value >= 10_240 ? `${(value / 1024).toFixed(0)} KiB` : `${value} B`;
+  if (value >= 100) return Math.round(value).toLocaleString('en');
+  return value.toPrecision(3);
+}
+
+function cell(figure: Figure | undefined, unit: string): string {
+  if (figure === undefined) return '—';
+  if (figure.samples === 1 || figure.min === figure.max) return number(figure.median, unit);
+  return `${number(figure.median, unit)} (${number(figure.min, unit)}–${number(figure.max, unit)})`;
+}
+
+function targetText(metric: MetricDef, report: MetricReport): string {
+  if (report.target === undefined) return '';
+  return `${metric.better === 'higher' ? '≥' : '≤'} ${report.target.ratio}× ${report.target.holds ? 'holds' : 'MISSED'}`;
+}
+
+/** Rows of the ratio table, as Markdown (the README takes it as is; the console prints it too). */
+export function markdownTable(reports: Record<string, MetricReport>): string {
+  const header =
+    '| Metric | unit | mcpkit | official v2 | official v1 | raw floor | mcpkit ÷ v2 | mcpkit ÷ v1 | mcpkit ÷ raw | target vs v2 |';
+  const rule = '|---|---|---|---|---|---|---|---|---|---|';
+  const rows = METRICS.filter((metric) => reports[metric.id] !== undefined).map((metric) => {
+    const report = reports[metric.id] as MetricReport;
+    const f = report.figures;
+    const ratio = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(2)}×`);
+    return `| ${metric.issueMetric}. ${metric.title} | ${metric.unit} | ${cell(f.mcpkit, metric.unit)} | ${cell(f['official-v2'], metric.unit)} | ${cell(f['official-v1'], metric.unit)} | ${cell(f.raw, metric.unit)} | ${ratio(report.ratios['official-v2'])} | ${ratio(report.ratios['official-v1'])} | ${ratio(report.ratios.raw)} | ${targetText(metric, report)} |`;
+  });
+  return [header, rule, ...rows].join('\n');
+}

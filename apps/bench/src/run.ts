@@ -1,0 +1,75 @@
+// Child processes of the bench: one driver run (a client SDK measuring its own server), and one cold start. Every
+// child is killed when its time budget runs out, so a hung SDK fails the bench instead of stalling it.
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DriverConfig, DriverResult } from './drivers/drive';
+
+/** Runs a bundled driver with plain node; resolves with its JSON line. */
+export function runDriverProcess(
+  driver: string,
+  config: Omit<DriverConfig, 'command' | 'args' | 'cpuFile'>,
+  server: string,
+): Promise<DriverResult> {
+  const cpuFile = join(tmpdir(), `mcpkit-bench-cpu-${process.pid}-${Date.now()}.json`);
+  const full: DriverConfig = {
+    ...config,
+    command: process.execPath,
+    args: [server, '--cpu-file', cpuFile],
+    cpuFile,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [driver, JSON.stringify(full)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4_000);
+    });
+    // The driver stops its loops at deadlineMs; connect, close and the large phase get a fixed margin on top.
+    const killer = setTimeout(() => child.kill('SIGKILL'), config.deadlineMs + 30_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(killer);
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as DriverResult);
+      else reject(new Error(`driver ${driver} exited ${code ?? signal}: ${stderr.trim() || stdout.trim()}`));
+    });
+  });
+}
+
+/** Milliseconds from spawning `server` until its answer to `initialize` arrives (bounded: 30 s). */
+export function coldStart(server: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [server], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let buffered = '';
+    const killer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${server} did not answer initialize in 30 s`));
+    }, 30_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      if (!buffered.includes('\n')) return;
+      const elapsed = performance.now() - started;
+      clearTimeout(killer);
+      const reply = JSON.parse(buffered.slice(0, buffered.indexOf('\n'))) as { id?: number; result?: unknown };
+      const ok = reply.id === 1 && reply.result !== undefined;
+      // Wait for the exit so the next spawn does not share the CPU with a dying process.
+      child.once('exit', () =>
+        ok ? resolve(elapsed) : reject(new Error(`${server} answered initialize with ${buffered.slice(0, 200)}`)),
+      );
+      child.stdin.end();
+      child.kill('SIGTERM');
+    });
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cold', version: '1' } },
+      })}\n`,
+    );
+  });
+}

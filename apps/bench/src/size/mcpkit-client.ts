@@ -1,0 +1,8 @@
+// The minimal mcpkit client the size metric bundles: connect over stdio, call one tool, close.
+import { Client } from '@mcpkit/client';
+import { StdioClientTransport } from '@mcpkit/transport-stdio';
+
+const client = new Client({ name: 'size', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: 'node', args: ['server.mjs'] }));
+console.log(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }));
+await client.close();

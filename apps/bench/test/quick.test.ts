@@ -1,0 +1,53 @@
+// Keeps the bench from rotting: runs `bench --quick` (bounded) and checks that it produced a finite positive figure
+// for every implementation and metric it claims, in the documented JSON shape. No performance target is asserted:
+// CI noise would make that flaky; targets live in the README and the closing notes.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { METRICS } from '../src/metrics';
+
+const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+const IMPLEMENTATIONS = ['mcpkit', 'official-v2', 'official-v1', 'raw'];
+
+describe('bench --quick', () => {
+  it('measures every metric for every implementation and writes the documented JSON', () => {
+    const out = join(tmpdir(), `mcpkit-bench-quick-${process.pid}.tmp.json`);
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(APP_DIR, 'src', 'bench.ts'), '--quick', '--out', out],
+      { cwd: APP_DIR, encoding: 'utf8', timeout: 170_000, killSignal: 'SIGKILL' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const results = JSON.parse(readFileSync(out, 'utf8'));
+    expect(results).toMatchObject({ schema: 'mcpkit-bench/1', mode: 'quick', rounds: 3 });
+    expect(Number.isNaN(Date.parse(results.date))).toBe(false);
+    expect(results.versions['@modelcontextprotocol/server']).toMatch(/^2\./);
+    expect(results.versions['@modelcontextprotocol/sdk']).toMatch(/^1\./);
+    expect(results.failures).toEqual([]);
+    expect(results.notMeasured.map((entry: { issueMetric: number }) => entry.issueMetric)).toEqual([3, 4, 7, 8]);
+    for (const metric of METRICS) {
+      const report = results.metrics[metric.id];
+      expect(report, metric.id).toBeDefined();
+      expect(report).toMatchObject({ unit: metric.unit, better: metric.better, issueMetric: metric.issueMetric });
+      for (const name of IMPLEMENTATIONS.filter((impl) => !metric.skip?.includes(impl as never))) {
+        const figure = report.figures[name];
+        expect(figure, `${metric.id} ${name}`).toBeDefined();
+        for (const value of [figure.median, figure.min, figure.max]) {
+          expect(Number.isFinite(value) && value > 0, `${metric.id} ${name}: ${value}`).toBe(true);
+        }
+        expect(figure.min).toBeLessThanOrEqual(figure.median);
+        expect(figure.median).toBeLessThanOrEqual(figure.max);
+        if (name !== 'mcpkit') {
+          expect(report.ratios[name]).toBeCloseTo(report.figures.mcpkit.median / figure.median, 9);
+        }
+      }
+      if (metric.target !== undefined) {
+        expect(report.target).toMatchObject({ peer: 'official-v2', ratio: metric.target });
+        expect(typeof report.target.holds).toBe('boolean');
+      }
+    }
+  }, 180_000);
+});
