@@ -4,6 +4,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  formatOutcomes,
+  judgeOutcomes,
+  readScenarioOutcome,
+  runToCompletion,
+  type ScenarioOutcome,
+} from '@mcpkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every non-auth client scenario of the official conformance suite (@modelcontextprotocol/conformance 0.1.16)
@@ -16,56 +23,24 @@ const cli = join(app, 'node_modules/@modelcontextprotocol/conformance/dist/index
 const SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'] as const;
 const SCENARIO_TIMEOUT_MS = 30_000;
 
-interface Check {
-  id: string;
-  status: string;
-  errorMessage?: string;
+function runCli(args: string[], outputDir: string) {
+  return runToCompletion(
+    node22,
+    ['--import', join(app, 'conformance/bind-localhost.mjs'), cli, ...args, '-o', outputDir],
+    {
+      cwd: app,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      timeoutMs: SCENARIO_TIMEOUT_MS + 15_000,
+    },
+  );
 }
 
-interface Outcome {
-  scenario: string;
-  passed: boolean;
-  counts: Record<string, number>;
-  problems: string[];
-}
-
-function runCli(args: string[], outputDir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      node22,
-      ['--import', join(app, 'conformance/bind-localhost.mjs'), cli, ...args, '-o', outputDir],
-      {
-        cwd: app,
-        env: { ...process.env, NODE_OPTIONS: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), SCENARIO_TIMEOUT_MS + 15_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-async function outcomeOf(scenario: string, outputDir: string): Promise<Outcome> {
+async function outcomeOf(scenario: string, outputDir: string): Promise<ScenarioOutcome> {
   const folders = (await readdir(outputDir)).filter((name) => name.startsWith(`${scenario}-`));
   if (folders.length !== 1) {
     return { scenario, passed: false, counts: {}, problems: [`expected one result folder, found ${folders.length}`] };
   }
-  const checks = JSON.parse(await readFile(join(outputDir, folders[0]!, 'checks.json'), 'utf8')) as Check[];
-  const counts: Record<string, number> = {};
-  for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
-  const problems = checks
-    .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
-    .map((check) => `${check.status} ${check.id}: ${check.errorMessage ?? ''}`);
-  const recorded = (counts.SUCCESS ?? 0) + (counts.FAILURE ?? 0) + (counts.WARNING ?? 0);
-  if (recorded === 0) problems.push('no check was recorded');
-  return { scenario, passed: problems.length === 0, counts, problems };
+  return readScenarioOutcome(scenario, join(outputDir, folders[0]!));
 }
 
 describe('conformance: client scenarios', () => {
@@ -110,18 +85,9 @@ describe('conformance: client scenarios', () => {
       ),
     );
     const outcomes = await Promise.all(SCENARIOS.map((scenario) => outcomeOf(scenario, outputDir)));
-    const report = outcomes.map(
-      (outcome) =>
-        `${outcome.passed ? 'PASS' : 'FAIL'} ${outcome.scenario}: ${Object.entries(outcome.counts)
-          .map(([status, count]) => `${count} ${status.toLowerCase()}`)
-          .join(', ')}${outcome.problems.length > 0 ? `\n    ${outcome.problems.join('\n    ')}` : ''}`,
-    );
-    console.log(
-      `conformance client scenarios (${outcomes.filter((o) => o.passed).length}/${outcomes.length}):\n${report.join('\n')}`,
-    );
+    console.log(formatOutcomes('conformance client scenarios', outcomes));
 
-    const unexpected = outcomes.filter((o) => !o.passed && expected.client[o.scenario] === undefined);
-    const stale = outcomes.filter((o) => o.passed && expected.client[o.scenario] !== undefined);
+    const { unexpected, stale } = judgeOutcomes(outcomes, expected.client);
     const details = unexpected.map(
       (o) => runs[SCENARIOS.indexOf(o.scenario as (typeof SCENARIOS)[number])]?.output ?? '',
     );

@@ -4,6 +4,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  formatOutcomes,
+  judgeOutcomes,
+  readScenarioOutcome,
+  runToCompletion,
+  type ScenarioOutcome,
+} from '@mcpkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every server scenario of the official conformance suite (@modelcontextprotocol/conformance 0.1.16, `--suite
@@ -15,19 +22,6 @@ const node22 = join(app, 'node_modules/.bin/node');
 const cli = join(app, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const SUITE_TIMEOUT_MS = 150_000;
 const START_TIMEOUT_MS = 20_000;
-
-interface Check {
-  id: string;
-  status: string;
-  errorMessage?: string;
-}
-
-interface Outcome {
-  scenario: string;
-  passed: boolean;
-  counts: Record<string, number>;
-  problems: string[];
-}
 
 /** Starts src/main.ts with PORT=0 and resolves with the URL it prints. */
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
@@ -65,39 +59,20 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-function runCli(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node22, [cli, ...args], {
-      cwd: app,
-      env: { ...process.env, NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), SUITE_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+function runCli(args: string[]) {
+  return runToCompletion(node22, [cli, ...args], {
+    cwd: app,
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeoutMs: SUITE_TIMEOUT_MS,
   });
 }
 
-async function outcomes(outputDir: string): Promise<Outcome[]> {
-  const result: Outcome[] = [];
+async function outcomes(outputDir: string): Promise<ScenarioOutcome[]> {
+  const result: ScenarioOutcome[] = [];
   for (const folder of (await readdir(outputDir)).sort()) {
     // server-<scenario>-<ISO timestamp with - for : and .>
     const scenario = folder.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-    const checks = JSON.parse(await readFile(join(outputDir, folder, 'checks.json'), 'utf8')) as Check[];
-    const counts: Record<string, number> = {};
-    for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
-    const problems = checks
-      .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
-      .map((check) => `${check.status} ${check.id}: ${check.errorMessage ?? ''}`);
-    const recorded = (counts.SUCCESS ?? 0) + (counts.FAILURE ?? 0) + (counts.WARNING ?? 0);
-    if (recorded === 0) problems.push('no check was recorded');
-    result.push({ scenario, passed: problems.length === 0, counts, problems });
+    result.push(await readScenarioOutcome(scenario, join(outputDir, folder)));
   }
   return result;
 }
@@ -130,21 +105,12 @@ describe('conformance: server scenarios', () => {
 
     const run = await runCli(['server', '--url', url, '--suite', 'all', '-o', outputDir]);
     const results = await outcomes(outputDir);
-    const report = results.map(
-      (outcome) =>
-        `${outcome.passed ? 'PASS' : 'FAIL'} ${outcome.scenario}: ${Object.entries(outcome.counts)
-          .map(([status, count]) => `${count} ${status.toLowerCase()}`)
-          .join(', ')}${outcome.problems.length > 0 ? `\n    ${outcome.problems.join('\n    ')}` : ''}`,
-    );
-    console.log(
-      `conformance server scenarios (${results.filter((o) => o.passed).length}/${scenarios.length}):\n${report.join('\n')}`,
-    );
+    console.log(formatOutcomes('conformance server scenarios', results, scenarios.length));
 
     const ran = new Set(results.map((outcome) => outcome.scenario));
     const missing = scenarios.filter((scenario) => !ran.has(scenario));
     expect(missing, `scenarios with no result:\n${run.output.slice(-4000)}`).toEqual([]);
-    const unexpected = results.filter((o) => !o.passed && expected.server[o.scenario] === undefined);
-    const stale = results.filter((o) => o.passed && expected.server[o.scenario] !== undefined);
+    const { unexpected, stale } = judgeOutcomes(results, expected.server);
     expect(
       unexpected.map((o) => `${o.scenario}: ${o.problems.join('; ')}`),
       'unexpected failures',

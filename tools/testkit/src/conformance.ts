@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+// Shared by the conformance runners of apps/everything-server and apps/everything-client: running the official
+// suite's CLI and judging what it recorded.
+
+/** One check the suite recorded in a scenario's checks.json. */
+interface Check {
+  id: string;
+  status: string;
+  errorMessage?: string;
+}
+
+/** What one scenario came to: passed only with at least one recorded check and no failure or warning. */
+export interface ScenarioOutcome {
+  scenario: string;
+  passed: boolean;
+  /** Checks per status (SUCCESS, FAILURE, WARNING, INFO …). */
+  counts: Record<string, number>;
+  problems: string[];
+}
+
+/** Reads `<folder>/checks.json` of one scenario's results and judges it. */
+export async function readScenarioOutcome(scenario: string, folder: string): Promise<ScenarioOutcome> {
+  const checks = JSON.parse(await readFile(join(folder, 'checks.json'), 'utf8')) as Check[];
+  const counts: Record<string, number> = {};
+  for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
+  const problems = checks
+    .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
+    .map((check) => `${check.status} ${check.id}: ${check.errorMessage ?? ''}`);
+  const recorded = (counts.SUCCESS ?? 0) + (counts.FAILURE ?? 0) + (counts.WARNING ?? 0);
+  if (recorded === 0) problems.push('no check was recorded');
+  return { scenario, passed: problems.length === 0, counts, problems };
+}
+
+/** One line per scenario (`PASS name: 3 success, 1 info`), problems indented below. */
+export function formatOutcomes(title: string, outcomes: readonly ScenarioOutcome[], total = outcomes.length): string {
+  const lines = outcomes.map(
+    (outcome) =>
+      `${outcome.passed ? 'PASS' : 'FAIL'} ${outcome.scenario}: ${Object.entries(outcome.counts)
+        .map(([status, count]) => `${count} ${status.toLowerCase()}`)
+        .join(', ')}${outcome.problems.length > 0 ? `\n    ${outcome.problems.join('\n    ')}` : ''}`,
+  );
+  return `${title} (${outcomes.filter((outcome) => outcome.passed).length}/${total}):\n${lines.join('\n')}`;
+}
+
+/**
+ * Splits outcomes against an expected-failures map: failures not listed (`unexpected`) and listed scenarios that
+ * pass now (`stale`). A runner fails on either, so the list can never go stale.
+ */
+export function judgeOutcomes(outcomes: readonly ScenarioOutcome[], expected: Readonly<Record<string, string>>) {
+  return {
+    unexpected: outcomes.filter((outcome) => !outcome.passed && expected[outcome.scenario] === undefined),
+    stale: outcomes.filter((outcome) => outcome.passed && expected[outcome.scenario] !== undefined),
+  };
+}
+
+/** Runs a command to completion (killed after `timeoutMs`), collecting stdout and stderr together. */
+export function runToCompletion(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
