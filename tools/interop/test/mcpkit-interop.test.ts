@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLimiter } from './limiter';
-import { type FixtureRun, fixtureCommand, runFixtureClient } from './run-fixture-client';
+import { type FixtureRun, fixtureCommand, runFixtureClient, STEP_NAMES } from './run-fixture-client';
 import { checkTapLog, formatViolations, openings, progressBeforeSlowResult, type WireCheck } from './wire-check';
 
 // Issue 3, the interop proof: mcpkit's client and server against the official TypeScript SDKs over stdio (v1 =
@@ -51,29 +51,6 @@ function run(
     return { ...result, wire: await checkTapLog(tapLog) };
   });
 }
-
-const STEP_NAMES = [
-  'connect',
-  'ping',
-  'tools/list',
-  'tools/call echo',
-  'tools/call add (structured)',
-  'tools/call slow (progress)',
-  'tools/call slow (cancel)',
-  'elicitation (ask-name)',
-  'sampling (summarise)',
-  'roots (list-roots)',
-  'logging',
-  'resources/list',
-  'resources/read',
-  'resources/templates/list',
-  'resources/read (template)',
-  'completion (template variable)',
-  'prompts/list',
-  'completion (prompt argument)',
-  'prompts/get',
-  'resource subscription',
-];
 
 /**
  * Steps a run must skip, and why (the steps decide from the negotiated revision; this pins the decision):

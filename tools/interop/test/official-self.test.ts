@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLimiter } from './limiter';
-import { type FixtureRun, fixturePath, runFixtureClient } from './run-fixture-client';
+import { type FixtureRun, fixturePath, runFixtureClient, STEP_NAMES } from './run-fixture-client';
 
 // The official fixtures against each other, before mcpkit is plugged in: every official client against every official
 // server in each protocol version both of them speak. A green run here means a red run against mcpkit is mcpkit's.
@@ -18,30 +18,6 @@ const run = (client: string, clientArgs: readonly string[], server: readonly str
 
 const V1_SERVER = ['node', fixturePath('official-v1-server.mjs')];
 const V2_SERVER = ['node', fixturePath('official-v2-server.mjs')];
-
-/** Every step a fixture client reports, in order (fixtures/client-steps.mjs plus `connect`). */
-const STEP_NAMES = [
-  'connect',
-  'ping',
-  'tools/list',
-  'tools/call echo',
-  'tools/call add (structured)',
-  'tools/call slow (progress)',
-  'tools/call slow (cancel)',
-  'elicitation (ask-name)',
-  'sampling (summarise)',
-  'roots (list-roots)',
-  'logging',
-  'resources/list',
-  'resources/read',
-  'resources/templates/list',
-  'resources/read (template)',
-  'completion (template variable)',
-  'prompts/list',
-  'completion (prompt argument)',
-  'prompts/get',
-  'resource subscription',
-];
 
 interface Pairing {
   client: 'official-v1-client.mjs' | 'official-v2-client.mjs';

@@ -27,6 +27,30 @@ export interface FixtureRun {
 }
 
 /** Absolute path of a file in tools/interop/fixtures. */
+/** Every step a fixture client reports, in order (fixtures/client-steps.mjs plus `connect`). */
+export const STEP_NAMES = [
+  'connect',
+  'ping',
+  'tools/list',
+  'tools/call echo',
+  'tools/call add (structured)',
+  'tools/call slow (progress)',
+  'tools/call slow (cancel)',
+  'elicitation (ask-name)',
+  'sampling (summarise)',
+  'roots (list-roots)',
+  'logging',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/read (template)',
+  'completion (template variable)',
+  'prompts/list',
+  'completion (prompt argument)',
+  'prompts/get',
+  'resource subscription',
+];
+
 export const fixturePath = (file: string): string => fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url));
 
 /**
