@@ -2,6 +2,8 @@
 // (RFC 6749 §3.2) and the grants that run against it. Field names follow the wire (snake_case) so a document can be
 // used as parsed, after its checks.
 
+import type { DpopProver } from './dpop';
+
 /** How the client authenticates at the token endpoint (RFC 6749 §2.3, RFC 7523 `private_key_jwt`). */
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
 
@@ -40,8 +42,8 @@ export interface ClientCredentials {
   clientSecret?: string;
   /** The method registered or configured; chosen from the server's metadata when absent. */
   authMethod?: TokenEndpointAuthMethod;
-  /** For `private_key_jwt`: the signing key (a WebCrypto `CryptoKey` or a private JWK). */
-  privateKey?: CryptoKey | JsonWebKey;
+  /** For `private_key_jwt`: the signing key (a WebCrypto `CryptoKey`, a private JWK, or a PEM PKCS#8 string). */
+  privateKey?: CryptoKey | JsonWebKey | string;
   /** For `private_key_jwt`: the JWS algorithm (default: from the key, else RS256). */
   signingAlgorithm?: string;
   /** For `private_key_jwt`: the `kid` header of the assertion. */
@@ -75,6 +77,8 @@ export interface GrantContext {
   credentials: ClientCredentials;
   fetch: typeof fetch;
   signal?: AbortSignal;
+  /** When set, tokens are bound to this DPoP key (RFC 9449): pass it on to `requestToken`. */
+  dpop?: DpopProver;
 }
 
 /**
