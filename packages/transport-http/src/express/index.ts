@@ -9,7 +9,7 @@ export type ExpressMiddlewareOptions = NodeHandlerOptions;
 /**
  * Express middleware around a Streamable HTTP handler. Mount it on your MCP path with `app.all`; it reads the raw
  * body itself (a preceding `express.json()` is fine too) and takes the identity from `req.auth`, where bearer-auth
- * middleware leaves it.
+ * middleware leaves it, or from the `auth` option, which may also answer a refusal (401/403) itself.
  *
  * @example
  * import express from 'express';
@@ -18,6 +18,12 @@ export type ExpressMiddlewareOptions = NodeHandlerOptions;
  * const app = express();
  * app.all('/mcp', createExpressMiddleware(createStreamableHttpHandler(server)));
  * app.listen(3000, '127.0.0.1');
+ *
+ * @example
+ * // With @mcpkit/middleware's bearer auth: refusals (401/403 with WWW-Authenticate) are written as they are.
+ * const bearer = createBearerAuth({ resource: 'https://mcp.example.com/mcp', verifier });
+ * const mcp = createStreamableHttpHandler(server, { authorize: bearer.authorize });
+ * app.all('/mcp', createExpressMiddleware(mcp, { auth: (_req, request) => bearer.authenticate(request) }));
  */
 export function createExpressMiddleware(
   handler: WebHandler,

@@ -1,0 +1,40 @@
+// The proxy's authorization server metadata (RFC 8414): its own endpoints, never the upstream's.
+import type { ProxyConfig } from './options';
+
+/** Authorization server metadata as the proxy publishes it. */
+export interface ProxyAuthorizationServerMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  registration_endpoint: string;
+  jwks_uri: string;
+  response_types_supported: string[];
+  response_modes_supported: string[];
+  grant_types_supported: string[];
+  token_endpoint_auth_methods_supported: string[];
+  code_challenge_methods_supported: string[];
+  scopes_supported?: string[];
+  authorization_response_iss_parameter_supported: boolean;
+  client_id_metadata_document_supported: boolean;
+}
+
+/** Builds the metadata document once; it only depends on the options. */
+export function buildProxyMetadata(config: ProxyConfig): ProxyAuthorizationServerMetadata {
+  const metadata: ProxyAuthorizationServerMetadata = {
+    issuer: config.issuer,
+    authorization_endpoint: config.endpoints.authorize.href,
+    token_endpoint: config.endpoints.token.href,
+    registration_endpoint: config.endpoints.register.href,
+    jwks_uri: config.endpoints.jwks.href,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    code_challenge_methods_supported: ['S256'],
+    // The proxy adds `iss` to every authorization response (RFC 9207), so clients can detect mix-up attacks.
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: config.clientIdMetadataDocuments,
+  };
+  if (config.scopesSupported !== undefined) metadata.scopes_supported = [...config.scopesSupported];
+  return metadata;
+}

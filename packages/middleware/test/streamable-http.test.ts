@@ -1,0 +1,240 @@
+// Bearer auth in front of a real Streamable HTTP endpoint (in process, and once through the node adapter).
+import { createServer } from 'node:http';
+import { buildRequestMeta, standardHeadersFor } from '@mcpkit/protocol';
+import { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler, withCors } from '@mcpkit/transport-http';
+import { toNodeHandler } from '@mcpkit/transport-http/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BearerAuth, createBearerAuth, createJwtVerifier } from '../src/index';
+import { createTestIssuer, ISSUER, RESOURCE, type TestIssuer } from './fixtures/issuer';
+
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
+const ACCEPT = 'application/json, text/event-stream';
+const empty = { type: 'object', properties: {} } as const;
+
+let nextId = 1;
+
+function modernCall(name: string) {
+  return {
+    jsonrpc: '2.0' as const,
+    id: nextId++,
+    method: 'tools/call',
+    params: { name, arguments: {}, _meta: buildRequestMeta({ protocolVersion: MODERN, clientCapabilities: {} }) },
+  };
+}
+
+function legacyCall(name: string) {
+  return { jsonrpc: '2.0' as const, id: nextId++, method: 'tools/call', params: { name, arguments: {} } };
+}
+
+function post(body: unknown, headers: Record<string, string> = {}, url = RESOURCE): Request {
+  const message = body as { params?: { _meta?: unknown } };
+  const standard = message.params?._meta === undefined ? {} : standardHeadersFor(body as never);
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, host: '127.0.0.1:3000', ...standard, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+const bearerHeader = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** One McpServer behind bearer auth: `whoami` shows ctx.auth, `delete_file` needs files:write. */
+function setup(issuer: TestIssuer) {
+  const server = new McpServer({ name: 'protected', version: '1.0.0' });
+  const ran: string[] = [];
+  server.registerTool('whoami', { inputSchema: empty }, (_args, ctx) => {
+    ran.push('whoami');
+    const auth = ctx.auth;
+    return {
+      content: [{ type: 'text', text: `${auth?.subject} ${auth?.clientId} ${auth?.scopes?.join(',')} ${ctx.era}` }],
+    };
+  });
+  server.registerTool('delete_file', { inputSchema: empty }, () => {
+    ran.push('delete_file');
+    return { content: [{ type: 'text', text: 'deleted' }] };
+  });
+  const bearer = createBearerAuth({
+    resource: RESOURCE,
+    verifier: createJwtVerifier({ issuer: ISSUER, keySet: issuer.jwks }),
+    requiredScopes: ['mcp:tools'],
+    toolScopes: { delete_file: ['files:write'] },
+  });
+  const endpoint = createStreamableHttpHandler(server, { responseMode: 'json', authorize: bearer.authorize });
+  return { server, bearer, endpoint, handler: bearer.protect(endpoint), ran };
+}
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+describe('bearer auth in front of createStreamableHttpHandler', async () => {
+  const issuer = await createTestIssuer();
+  const reader = await issuer.mint({ scope: 'mcp:tools' });
+  const writer = await issuer.mint({ scope: 'mcp:tools files:write' });
+
+  function made() {
+    const made = setup(issuer);
+    closers.push(() => made.endpoint.close());
+    return made;
+  }
+
+  it('answers 401 with a challenge before any MCP processing, and runs nothing', async () => {
+    const { handler, ran } = made();
+    const response = await handler.handle(post(modernCall('whoami')));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"',
+    );
+    const expired = await issuer.mint({ scope: 'mcp:tools', exp: Math.floor(Date.now() / 1000) - 60 });
+    const refused = await handler.handle(post(modernCall('whoami'), bearerHeader(expired)));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(ran).toEqual([]);
+  });
+
+  it('hands the verified identity to the tool handler as ctx.auth (2026-07-28)', async () => {
+    const { handler } = made();
+    const response = await handler.handle(post(modernCall('whoami'), bearerHeader(reader)));
+    expect(response.status).toBe(200);
+    expect((await response.json()).result.content[0].text).toBe('alice app mcp:tools modern');
+  });
+
+  it('steps up per tool: 403 insufficient_scope from the authorize hook, then success with the scope', async () => {
+    const { handler, ran } = made();
+    const refused = await handler.handle(post(modernCall('delete_file'), bearerHeader(reader)));
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+    expect(refused.headers.get('www-authenticate')).toMatch(/scope="mcp:tools files:write"/);
+    expect(await refused.json()).toMatchObject({ error: 'insufficient_scope' });
+    expect(ran).toEqual([]);
+    const allowed = await handler.handle(post(modernCall('delete_file'), bearerHeader(writer)));
+    expect((await allowed.json()).result.content[0].text).toBe('deleted');
+    expect(ran).toEqual(['delete_file']);
+  });
+
+  it('judges the tool by params.name, which the handler first holds equal to the Mcp-Name header', async () => {
+    const { handler, ran } = made();
+    // A client naming a harmless tool in the header while calling a scoped one is refused before authorization.
+    const response = await handler.handle(
+      post(modernCall('delete_file'), { ...bearerHeader(reader), 'mcp-name': 'whoami' }),
+    );
+    expect(response.status).toBe(400);
+    expect(ran).toEqual([]);
+  });
+
+  it('checks the tool scope of legacy requests too, and refuses a whole batch on its first refusal', async () => {
+    const { handler, ran } = made();
+    const init = await handler.handle(
+      post(
+        {
+          jsonrpc: '2.0',
+          id: nextId++,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
+        bearerHeader(reader),
+      ),
+    );
+    const sessionId = init.headers.get('mcp-session-id')!;
+    const headers = { ...bearerHeader(reader), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
+    const batch = await handler.handle(post([legacyCall('whoami'), legacyCall('delete_file')], headers));
+    expect(batch.status).toBe(403);
+    expect(batch.headers.get('www-authenticate')).toMatch(/scope="mcp:tools files:write"/);
+    expect(ran).toEqual([]);
+    const single = await handler.handle(post(legacyCall('whoami'), headers));
+    expect((await single.json()).result.content[0].text).toBe('alice app mcp:tools legacy');
+  });
+
+  it("binds a legacy session to its identity: another identity's token gets 404 for that session id", async () => {
+    const { handler, ran } = made();
+    const init = await handler.handle(
+      post(
+        {
+          jsonrpc: '2.0',
+          id: nextId++,
+          method: 'initialize',
+          params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
+        bearerHeader(reader),
+      ),
+    );
+    const sessionId = init.headers.get('mcp-session-id');
+    expect(sessionId).toBeTruthy();
+    const session = { 'mcp-session-id': sessionId!, 'mcp-protocol-version': LEGACY };
+    // The same identity with a refreshed token keeps the session.
+    const refreshed = await issuer.mint({ scope: 'mcp:tools', jti: 'refreshed' });
+    expect(refreshed).not.toBe(reader);
+    const mine = await handler.handle(post(legacyCall('whoami'), { ...bearerHeader(refreshed), ...session }));
+    expect((await mine.json()).result.content[0].text).toBe('alice app mcp:tools legacy');
+    // Bob, with a perfectly valid token of his own, cannot use Alice's session.
+    const bob = await issuer.mint({ scope: 'mcp:tools', sub: 'bob' });
+    const theirs = await handler.handle(post(legacyCall('whoami'), { ...bearerHeader(bob), ...session }));
+    expect(theirs.status).toBe(404);
+    const stream = await handler.handle(
+      new Request(RESOURCE, {
+        headers: { accept: 'text/event-stream', host: '127.0.0.1:3000', ...bearerHeader(bob), ...session },
+      }),
+    );
+    expect(stream.status).toBe(404);
+    expect(ran).toEqual(['whoami']);
+  });
+
+  it('lets CORS expose WWW-Authenticate on a refusal (withCors outside, bearer inside)', async () => {
+    const { endpoint, bearer } = made();
+    const handler = withCors(bearer.protect(endpoint), { origin: ['https://app.example.com'] });
+    const response = await handler.handle(
+      new Request(RESOURCE, { method: 'POST', headers: { origin: 'https://app.example.com' } }),
+    );
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(response.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('www-authenticate');
+    const preflight = await handler.handle(
+      new Request(RESOURCE, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+      }),
+    );
+    expect(preflight.status).toBe(204);
+  });
+});
+
+describe('bearer auth through the node adapter', async () => {
+  const issuer = await createTestIssuer();
+
+  it('answers the refusal of the auth step and serves the identity on 127.0.0.1', async () => {
+    const { endpoint, bearer } = setup(issuer);
+    const withBearer: BearerAuth = bearer;
+    const listener = toNodeHandler(endpoint, { auth: (_req, request) => withBearer.authenticate(request) });
+    const server = createServer((req, res) => void listener(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () => endpoint.close(),
+      () => new Promise((resolve) => server.close(resolve)),
+    );
+    const { port } = server.address() as { port: number };
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const call = modernCall('whoami');
+    const init = (authorization?: string): RequestInit => ({
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: ACCEPT,
+        ...standardHeadersFor(call as never),
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      body: JSON.stringify(call),
+      signal: AbortSignal.timeout(5000),
+    });
+    const refused = await fetch(url, init());
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('resource_metadata="http://127.0.0.1:3000/');
+    expect(await refused.json()).toMatchObject({ error: 'unauthorized' });
+    const token = await issuer.mint({ scope: 'mcp:tools' });
+    const served = await fetch(url, init(`Bearer ${token}`));
+    expect(served.status).toBe(200);
+    expect((await served.json()).result.content[0].text).toBe('alice app mcp:tools modern');
+  });
+});
