@@ -1,6 +1,8 @@
 import { Client } from '@mcpkit/client';
 import type { ElicitRequestParams, ElicitResult } from '@mcpkit/protocol';
 import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
+import { authExtensionScenarios } from './auth-extension-scenarios';
+import { authScenarios } from './auth-scenarios';
 
 // What the everything-client does for each client scenario of the official conformance suite
 // (@modelcontextprotocol/conformance). The suite starts a mock server, runs `pnpm start <url>` with
@@ -42,8 +44,10 @@ export function acceptWithDefaults(params: ElicitRequestParams): ElicitResult {
   return { action: 'accept', content };
 }
 
-/** The scenarios by name. `auth/*` belong to the authorization work and are not here. */
+/** The scenarios by name; the `auth/*` ones are in auth-scenarios.ts and auth-extension-scenarios.ts. */
 export const scenarios: Readonly<Record<string, Scenario>> = {
+  ...authScenarios,
+  ...authExtensionScenarios,
   // The handshake itself is what is judged (protocol version, clientInfo). The mock server declares no capability.
   initialize: (url) =>
     withClient(url, new Client(clientInfo), async (client) => {

@@ -1,0 +1,42 @@
+// PKCE (RFC 7636) with S256 on WebCrypto, and the random `state`: both from crypto.getRandomValues, available in
+// browsers, Deno, Bun, Workers and Node ≥ 19 as a global.
+
+/** A PKCE pair: the verifier kept by the client, the challenge sent in the authorization request. */
+export interface PkcePair {
+  verifier: string;
+  challenge: string;
+  method: 'S256';
+}
+
+/** base64url without padding (RFC 7636 Appendix A). */
+export function base64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * A random URL-safe string of `bytes` random bytes (32 bytes: 43 characters, 256 bits).
+ *
+ * @example
+ * ```ts
+ * const state = randomToken();
+ * ```
+ */
+export function randomToken(bytes = 32): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/**
+ * Creates a PKCE verifier (43 characters, 256 bits) and its S256 challenge.
+ *
+ * @example
+ * ```ts
+ * const { verifier, challenge } = await createPkcePair();
+ * ```
+ */
+export async function createPkcePair(): Promise<PkcePair> {
+  const verifier = randomToken(32);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return { verifier, challenge: base64Url(new Uint8Array(digest)), method: 'S256' };
+}
