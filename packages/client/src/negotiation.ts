@@ -24,6 +24,14 @@ import { checkDiscoverResult, modernSession, type SessionState } from './session
 
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 const LATEST_MODERN_VERSION: ModernProtocolVersion = MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]!;
+// The brands of @mcpkit/client/auth's AuthorizationError and OAuthError. Read by key rather than imported, so the root
+// entry never loads the /auth subpath, and errors from another copy of the package are recognised too.
+const AUTHORIZATION_BRANDS = [
+  Symbol.for('@mcpkit/client/AuthorizationError'),
+  Symbol.for('@mcpkit/client/OAuthError'),
+] as const;
+// Transports wrap what their fetch throws once or twice; the bound only guards against a cyclic cause chain.
+const MAX_CAUSE_DEPTH = 8;
 
 /** What negotiation needs from the client: a connected peer, who the client is, and where results go. */
 export interface NegotiationContext {
@@ -51,7 +59,8 @@ interface Attempt {
  * Settles the era and version over a connected peer. Pinned version: its era decides, no probe, no switching. `era:
  * 'auto'`: probe `server/discover` with the 2026-07-28 envelope; a `DiscoverResult` or a recognised 2026 error means
  * modern (after -32022 one retry with a mutual version, never a fallback); anything else, or no answer within
- * `probeTimeoutMs`, means legacy: `initialize` + `notifications/initialized`.
+ * `probeTimeoutMs`, means legacy: `initialize` + `notifications/initialized`. An authorization failure of the OAuth
+ * `fetch` (in the error's `cause` chain) is thrown as it is: `initialize` would only authorize again and fail the same way.
  */
 export async function negotiate(context: NegotiationContext, options: ConnectOptions): Promise<SessionState> {
   const era = options.era ?? 'auto';
@@ -99,12 +108,27 @@ function eraOfPinned(pinned: string, era: 'auto' | Era): Era {
   return pinnedEra;
 }
 
-/** Whether a failed probe means "legacy server": anything but a recognised 2026 error, a closed connection or an abort. */
+/**
+ * Whether a failed probe means "legacy server": anything but a recognised 2026 error, a closed connection, an abort or
+ * an authorization failure.
+ */
 function isLegacyProbeAnswer(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted || McpClientError.is(error) || ConnectionClosedError.is(error)) return false;
+  if (isAuthorizationFailure(error)) return false;
   if (JsonRpcError.is(error)) return !isModernEraErrorCode(error.code);
   // A timeout, or a result that is not a DiscoverResult (reported as ProbeAnsweredOtherwise).
   return true;
+}
+
+/** Whether an `AuthorizationError` or `OAuthError` of the /auth subpath is the error or in its `cause` chain. */
+function isAuthorizationFailure(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth++) {
+    const branded = current as Record<symbol, unknown>;
+    if (branded[AUTHORIZATION_BRANDS[0]] === true || branded[AUTHORIZATION_BRANDS[1]] === true) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Thrown inside the probe when the server answered `server/discover` with something else than a DiscoverResult. */

@@ -9,13 +9,24 @@ export {
   UnauthorizedError,
 } from './authorization-error';
 export { checkAuthorizationResponseIssuer, readAuthorizationCode } from './authorization-response';
-export { type ClientAssertionOptions, createClientAssertion } from './client-assertion';
+export {
+  type ClientAssertionKey,
+  type ClientAssertionOptions,
+  createClientAssertion,
+  JWT_BEARER_CLIENT_ASSERTION_TYPE,
+} from './client-assertion';
 export { type ClientCredentialsGrantOptions, clientCredentialsGrant } from './client-credentials';
 export {
   type CrossAppAccessGrantOptions,
   crossAppAccessGrant,
+  ID_JAG_TOKEN_TYPE,
+  ID_TOKEN_TYPE,
   type IdentityProvider,
+  type IdJagRequest,
+  JWT_BEARER_GRANT_TYPE,
   requestIdJag,
+  type SubjectTokenRequest,
+  TOKEN_EXCHANGE_GRANT_TYPE,
 } from './cross-app-access';
 export {
   type DiscoveryResult,
@@ -23,8 +34,15 @@ export {
   discoverAuthorizationServerMetadata,
   discoverResourceMetadata,
 } from './discovery';
+export { accessTokenHash, type DpopProofOptions, DpopProver, isDpopNonceChallenge } from './dpop';
 export { OAuthClient, type OAuthClientOptions } from './oauth-client';
-export { type OAuthClientErrorCode, OAuthError, type OAuthServerErrorCode } from './oauth-error';
+export {
+  type OAuthClientErrorCode,
+  OAuthError,
+  type OAuthErrorInit,
+  type OAuthErrorSource,
+  type OAuthServerErrorCode,
+} from './oauth-error';
 export { createOAuthFetch } from './oauth-fetch';
 export { createPkcePair, type PkcePair } from './pkce';
 export type { AuthorizationRedirect, OAuthClientMetadata, OAuthClientProvider } from './provider';
@@ -37,7 +55,12 @@ export {
 } from './resource-url';
 export { selectScope, unionScopes } from './scope';
 export { InMemoryOAuthStore, type OAuthStore, type PendingAuthorization, type StoredTokens } from './store';
-export { requestToken, selectTokenEndpointAuthMethod, type TokenRequest } from './token-endpoint';
+export {
+  basicAuthorization,
+  requestToken,
+  selectTokenEndpointAuthMethod,
+  type TokenRequest,
+} from './token-endpoint';
 export type {
   AuthorizationServerMetadata,
   ClientCredentials,

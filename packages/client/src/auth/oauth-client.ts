@@ -1,6 +1,7 @@
 import { AuthorizationError, UnauthorizedError } from './authorization-error';
 import { readAuthorizationCode } from './authorization-response';
 import { type DiscoveryResult, discover } from './discovery';
+import { DpopProver, isDpopNonceChallenge } from './dpop';
 import { OAuthError } from './oauth-error';
 import { createPkcePair, randomToken } from './pkce';
 import type { OAuthClientProvider } from './provider';
@@ -10,7 +11,7 @@ import { selectScope, splitScope, unionScopes } from './scope';
 import { InMemoryOAuthStore, type OAuthStore, type PendingAuthorization, type StoredTokens } from './store';
 import { requestToken } from './token-endpoint';
 import type { AuthorizationServerMetadata, ClientCredentials, TokenResponse } from './types';
-import { type BearerChallenge, parseBearerChallenge } from './www-authenticate';
+import { type BearerChallenge, parseChallengeOf } from './www-authenticate';
 
 /** Options of {@link OAuthClient}. */
 export interface OAuthClientOptions {
@@ -37,6 +38,18 @@ const PENDING_TTL_MS = 10 * 60_000;
 const DEFAULT_REFRESH_SKEW_MS = 60_000;
 const DEFAULT_MAX_STEP_UPS = 2;
 
+/** One request through `fetch`: what it is sent with, and how to send it again. */
+interface Outgoing {
+  readonly input: RequestInfo | URL;
+  readonly init: RequestInit | undefined;
+  /** The request URL: DPoP's `htu` is derived from it. */
+  readonly url: URL;
+  /** False for a streamed body, which can be sent once only. */
+  readonly replayable: boolean;
+  /** The input for the next send: the original first, then copies of the spare. */
+  next(): RequestInfo | URL;
+}
+
 /** Why a token is needed: the server's challenge, and for step-up the scope to ask for. */
 interface TokenNeed {
   challenge?: BearerChallenge;
@@ -47,7 +60,8 @@ interface TokenNeed {
 /**
  * The OAuth 2.1 client of an MCP server: discovery (RFC 9728, RFC 8414 / OpenID, the 2025-03-26 fallbacks),
  * registration (pre-registered, Client ID Metadata Documents, Dynamic Client Registration), authorization code with
- * PKCE S256, RFC 8707 `resource`, RFC 9207 `iss`, refresh, and step-up. Its `fetch` is what the HTTP transports take.
+ * PKCE S256, RFC 8707 `resource`, RFC 9207 `iss`, refresh, step-up, and DPoP-bound tokens (RFC 9449) when the
+ * provider asks for them. Its `fetch` is what the HTTP transports take.
  *
  * @example
  * ```ts
@@ -72,6 +86,9 @@ export class OAuthClient {
   readonly #refreshSkewMs: number;
   readonly #selectAuthorizationServer: ((issuers: readonly string[]) => string) | undefined;
   #server: URL | undefined;
+  /** The DPoP prover, once there is one: set at construction (a given prover) or when the generated one is ready. */
+  #dpop: DpopProver | undefined;
+  #dpopReady: Promise<DpopProver> | undefined;
   /** One authorization (or refresh) at a time per server: concurrent 401s share it. */
   readonly #inflight = new Map<string, Promise<StoredTokens>>();
   /** Step-up authorizations done per server and scope set, until one of them works. */
@@ -88,6 +105,11 @@ export class OAuthClient {
     this.#refreshSkewMs = options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
     this.#selectAuthorizationServer = options.selectAuthorizationServer;
     if (options.serverUrl !== undefined) this.#server = canonicalResource(options.serverUrl);
+    const { dpop } = options.provider;
+    if (dpop instanceof DpopProver) {
+      this.#dpop = dpop;
+      this.#dpopReady = Promise.resolve(dpop);
+    }
     this.fetch = (input, init) => this.#fetch(input, init);
   }
 
@@ -149,6 +171,7 @@ export class OAuthClient {
       },
       fetch: this.#baseFetch,
       signal,
+      dpop: await this.#prover(),
     });
     return this.#save(pending.serverUrl, response, pending);
   }
@@ -173,20 +196,38 @@ export class OAuthClient {
     const server = this.#bind(url);
     if (url.origin !== server.origin) return this.#baseFetch(input, init);
     const key = resourceKey(server);
-    // A Request body can be read once: keep a copy for the retry.
+    // A Request body can be read once: keep a copy for the retries.
     const spare = input instanceof Request ? input.clone() : undefined;
-    const replayable = spare !== undefined || !(init?.body instanceof ReadableStream);
+    let sent = false;
+    const out: Outgoing = {
+      input,
+      init,
+      url,
+      replayable: spare !== undefined || !(init?.body instanceof ReadableStream),
+      next() {
+        if (!sent) {
+          sent = true;
+          return input;
+        }
+        return spare?.clone() ?? input;
+      },
+    };
 
     // Authorization is shared and outlives any one request: a request stops waiting when its signal aborts.
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     let tokens = await untilAborted(this.#usableTokens(key), signal);
-    let response = await this.#send(input, init, tokens);
-    if (response.status === 401 && replayable) {
+    let response = await this.#send(out, tokens);
+    if (response.status === 401 && out.replayable) {
+      // #send has answered one nonce challenge already for a DPoP-bound token.
+      if (tokens !== undefined && isDpopBound(tokens) && this.#dpop !== undefined && isDpopNonceChallenge(response)) {
+        throw await nonceRefused(server, response);
+      }
       const challenge = parseChallenge(response);
       await discard(response);
       tokens = await untilAborted(this.#recover(server, key, tokens, { challenge }), signal);
-      response = await this.#send(spare?.clone() ?? input, init, tokens);
+      response = await this.#send(out, tokens);
       if (response.status === 401) {
+        if (isDpopBound(tokens) && isDpopNonceChallenge(response)) throw await nonceRefused(server, response);
         await discard(response);
         throw new AuthorizationError(
           'ERR_UNAUTHORIZED',
@@ -196,12 +237,13 @@ export class OAuthClient {
             serverUrl: server.href,
             issuer: tokens.issuer,
             resource: tokens.resource,
+            tokenType: tokens.tokenType,
             challenge: parseChallenge(response),
           },
         );
       }
     }
-    for (let round = 0; response.status === 403 && replayable && tokens !== undefined; round++) {
+    for (let round = 0; response.status === 403 && out.replayable && tokens !== undefined; round++) {
       const challenge = parseChallenge(response);
       if (challenge?.error !== 'insufficient_scope') break;
       const scope = unionScopes(tokens.scope, challenge.scope);
@@ -220,7 +262,7 @@ export class OAuthClient {
       this.#stepUps.set(attemptKey, attempts + 1);
       await discard(response);
       tokens = await untilAborted(this.#recover(server, key, tokens, { challenge, scope }), signal);
-      response = await this.#send(spare?.clone() ?? input, init, tokens);
+      response = await this.#send(out, tokens);
       if (response.status !== 403) this.#stepUps.delete(attemptKey);
     }
     return response;
@@ -234,13 +276,42 @@ export class OAuthClient {
     return this.#server;
   }
 
-  async #send(input: RequestInfo | URL, init: RequestInit | undefined, tokens: StoredTokens | undefined) {
-    if (tokens === undefined) return this.#baseFetch(input, init);
-    const headers = new Headers(
-      input instanceof Request && init?.headers === undefined ? input.headers : init?.headers,
-    );
-    headers.set('Authorization', `Bearer ${tokens.accessToken}`);
-    return this.#baseFetch(input, { ...init, headers });
+  /**
+   * Sends with the tokens: `Bearer`, or for a DPoP-bound token `DPoP` with a proof of this very request. A DPoP
+   * server's nonce challenge (RFC 9449 §9) is answered here, once, so every caller gets it.
+   */
+  async #send(out: Outgoing, tokens: StoredTokens | undefined): Promise<Response> {
+    if (tokens === undefined) {
+      const response = await this.#baseFetch(out.next(), out.init);
+      // A server may hand out its nonce with the first challenge: the first DPoP request can then use it.
+      this.#dpop?.rememberNonce(out.url, response);
+      return response;
+    }
+    // A DPoP token with DPoP since turned off goes out as Bearer: the server refuses it and new tokens follow.
+    const dpop = isDpopBound(tokens) ? await this.#prover() : undefined;
+    if (dpop === undefined) return this.#baseFetch(out.next(), bearerInit(out, tokens));
+    let response = await this.#baseFetch(out.next(), await dpopInit(out, tokens, dpop));
+    if (dpop.rememberNonce(out.url, response) && out.replayable && isDpopNonceChallenge(response)) {
+      await discard(response);
+      response = await this.#baseFetch(out.next(), await dpopInit(out, tokens, dpop));
+      dpop.rememberNonce(out.url, response);
+    }
+    return response;
+  }
+
+  /** The DPoP prover, generated on first use when the provider says `dpop: true`; undefined without DPoP. */
+  #prover(): Promise<DpopProver | undefined> | undefined {
+    if (this.#dpopReady === undefined && this.#provider.dpop === true) {
+      this.#dpopReady = DpopProver.generate().then((prover) => {
+        this.#dpop = prover;
+        return prover;
+      });
+      // A failed generation (no WebCrypto ECDSA) is reported to the request that needed it, and retried by the next.
+      this.#dpopReady.catch(() => {
+        this.#dpopReady = undefined;
+      });
+    }
+    return this.#dpopReady;
   }
 
   /** The stored tokens, refreshed first when they are about to expire; undefined when there are none usable. */
@@ -310,6 +381,7 @@ export class OAuthClient {
           resource: tokens.resource,
         },
         fetch: this.#baseFetch,
+        dpop: await this.#prover(),
       });
     } catch (error) {
       // The authorization server refused the grant (invalid_grant …): it will not work again. A network failure
@@ -347,6 +419,7 @@ export class OAuthClient {
         scope,
         credentials,
         fetch: this.#baseFetch,
+        dpop: await this.#prover(),
       });
       return this.#save(key, response, { resource, scope, issuer: authorizationServer.issuer, authorizationServer });
     }
@@ -406,6 +479,9 @@ export class OAuthClient {
     params.set('state', state);
     params.set('resource', resource);
     if (scope !== undefined) params.set('scope', scope);
+    // RFC 9449 §10: binds the authorization code to the key, so a stolen code cannot be redeemed with another.
+    const dpop = await this.#prover();
+    if (dpop !== undefined) params.set('dpop_jkt', await dpop.thumbprint());
 
     const callback = await redirect.call(this.#provider, { authorizationUrl: url, state, redirectUri });
     if (callback === undefined) {
@@ -481,7 +557,46 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undef
 }
 
 function parseChallenge(response: Response): BearerChallenge | undefined {
-  return parseBearerChallenge(response.headers.get('www-authenticate'));
+  const header = response.headers.get('www-authenticate');
+  // A DPoP-only server challenges with DPoP (RFC 9449 §7.1); its parameters mean the same.
+  return parseChallengeOf(header, 'bearer') ?? parseChallengeOf(header, 'dpop');
+}
+
+/** RFC 9449 §7.1: the token type `DPoP` (case-insensitive) means the access token is bound to the prover's key. */
+function isDpopBound(tokens: StoredTokens): boolean {
+  return tokens.tokenType.length === 4 && tokens.tokenType.toLowerCase() === 'dpop';
+}
+
+/** The request's own headers, to which the authorization is added. */
+function headersOf({ input, init }: Outgoing): Headers {
+  return new Headers(input instanceof Request && init?.headers === undefined ? input.headers : init?.headers);
+}
+
+function bearerInit(out: Outgoing, tokens: StoredTokens): RequestInit {
+  const headers = headersOf(out);
+  headers.set('Authorization', `Bearer ${tokens.accessToken}`);
+  return { ...out.init, headers };
+}
+
+/** `Authorization: DPoP` and a proof of this request: `htm`, `htu` (the prover drops query and fragment), `ath`. */
+async function dpopInit(out: Outgoing, tokens: StoredTokens, dpop: DpopProver): Promise<RequestInit> {
+  const { input, init, url } = out;
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+  const headers = headersOf(out);
+  headers.set('Authorization', `DPoP ${tokens.accessToken}`);
+  headers.set('DPoP', await dpop.proof({ method, url, accessToken: tokens.accessToken }));
+  return { ...init, headers };
+}
+
+/** A second nonce challenge right after answering one: a new authorization would not help, so none is started. */
+async function nonceRefused(server: URL, response: Response): Promise<AuthorizationError> {
+  await discard(response);
+  return new AuthorizationError(
+    'ERR_UNAUTHORIZED',
+    `${server.href} asked for a new DPoP nonce again right after a retry with the nonce it sent: check the server's ` +
+      'nonce lifetime and clock',
+    { serverUrl: server.href, challenge: response.headers.get('www-authenticate') },
+  );
 }
 
 async function discard(response: Response): Promise<void> {

@@ -1,3 +1,4 @@
+import type { DpopProver } from './dpop';
 import type { OAuthStore } from './store';
 import type { ClientCredentials, NonInteractiveGrant, TokenEndpointAuthMethod } from './types';
 
@@ -84,4 +85,17 @@ export interface OAuthClientProvider {
    * authorization-code flow.
    */
   grant?: NonInteractiveGrant;
+  /**
+   * Proof-of-possession tokens (DPoP, RFC 9449), opt-in. `true`: the client generates an ES256 key pair on first use
+   * (private key not extractable, gone with the process). A `DpopProver` over your own key pair (e.g. kept in
+   * IndexedDB) keeps tokens in a persistent store usable after a restart: they are bound to the key. A web app whose
+   * callback page calls `finish()` needs such a key too (the code is bound to it by `dpop_jkt`). Authorization
+   * servers that answer `token_type: Bearer` keep working; their tokens are sent as `Bearer`.
+   *
+   * @example
+   * ```ts
+   * const provider: OAuthClientProvider = { dpop: await DpopProver.generate(), redirectUrl, redirectToAuthorization };
+   * ```
+   */
+  dpop?: boolean | DpopProver;
 }

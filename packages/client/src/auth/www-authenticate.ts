@@ -93,10 +93,18 @@ function parseChallenges(header: string): Challenge[] {
  * ```
  */
 export function parseBearerChallenge(header: string | null | undefined): BearerChallenge | undefined {
+  return parseChallengeOf(header, 'bearer');
+}
+
+/**
+ * Reads the challenge of `scheme` (lower case): the same parameters as a Bearer challenge. A DPoP resource server
+ * (RFC 9449 §7.1) may challenge with `DPoP` alone, carrying `resource_metadata`, `scope` and `error` there.
+ */
+export function parseChallengeOf(header: string | null | undefined, scheme: string): BearerChallenge | undefined {
   if (header === null || header === undefined || header === '') return undefined;
-  const bearer = parseChallenges(header).find((challenge) => challenge.scheme === 'bearer');
-  if (bearer === undefined) return undefined;
-  const { params } = bearer;
+  const found = parseChallenges(header).find((challenge) => challenge.scheme === scheme);
+  if (found === undefined) return undefined;
+  const { params } = found;
   return {
     resourceMetadata: params.resource_metadata,
     scope: params.scope,

@@ -1,6 +1,8 @@
 // An in-process MCP server and authorization server, as `fetch` handlers on Request/Response (no sockets): enough
 // OAuth to exercise the client end to end, and a log of every request to assert on.
 
+import { DpopProofChecker } from './fake-dpop';
+
 export interface LoggedRequest {
   method: string;
   url: string;
@@ -12,6 +14,8 @@ interface IssuedToken {
   scope: string | undefined;
   resource: string | undefined;
   expiresAt: number;
+  /** RFC 9449 §6: a DPoP-bound token's key thumbprint (what introspection or a JWT would carry). */
+  cnf?: { jkt: string };
 }
 
 export interface FakeWorldOptions {
@@ -40,6 +44,11 @@ export interface FakeWorldOptions {
   deniedScopes?: string[];
   /** What `iss` the authorization response carries. */
   responseIss?: 'issuer' | 'other' | 'none';
+  /**
+   * DPoP (RFC 9449): the token endpoint binds tokens to the key of a proof it is sent (plain Bearer without one), and
+   * the MCP server challenges with `DPoP` and checks proofs of bound tokens. A nonce set here is demanded.
+   */
+  dpop?: { tokenNonce?: string; resourceNonce?: string };
 }
 
 export class FakeOAuthWorld {
@@ -48,8 +57,14 @@ export class FakeOAuthWorld {
   readonly issuer: string;
   readonly options: FakeWorldOptions;
   readonly tokens = new Map<string, IssuedToken>();
-  readonly refreshTokens = new Map<string, { scope: string | undefined; resource: string | undefined }>();
-  readonly codes = new Map<string, { challenge: string; scope?: string; resource?: string; redirectUri: string }>();
+  readonly refreshTokens = new Map<string, { scope: string | undefined; resource: string | undefined; jkt?: string }>();
+  readonly codes = new Map<
+    string,
+    { challenge: string; scope?: string; resource?: string; redirectUri: string; dpopJkt?: string }
+  >();
+  /** The proof checks of the token endpoint and of the MCP server (DPoP worlds). */
+  readonly tokenProofs: DpopProofChecker;
+  readonly resourceProofs: DpopProofChecker;
   /** Refresh requests fail with invalid_grant while true. */
   refreshFails = false;
   #counter = 0;
@@ -58,6 +73,8 @@ export class FakeOAuthWorld {
     this.options = options;
     this.serverUrl = new URL(options.serverUrl ?? 'https://mcp.example.com/mcp');
     this.issuer = options.issuer ?? 'https://auth.example.com';
+    this.tokenProofs = new DpopProofChecker(options.dpop?.tokenNonce);
+    this.resourceProofs = new DpopProofChecker(options.dpop?.resourceNonce);
   }
 
   /** The `fetch` of this world: every request is logged, then routed by origin and path. */
@@ -115,7 +132,7 @@ export class FakeOAuthWorld {
     if (href === this.metadataUrl) return Response.json(this.metadataDocument());
     const metadata = this.metadataDocument();
     if (href === metadata.authorization_endpoint) return this.#authorize(url);
-    if (href === metadata.token_endpoint && request.method === 'POST') return this.#token(body);
+    if (href === metadata.token_endpoint && request.method === 'POST') return this.#token(request, body);
     if (href === metadata.registration_endpoint && request.method === 'POST') {
       const registration = JSON.parse(body) as Record<string, unknown>;
       return Response.json({ client_id: `client-${++this.#counter}`, ...registration }, { status: 201 });
@@ -124,8 +141,9 @@ export class FakeOAuthWorld {
   }
 
   #challenge(extra = ''): string {
-    const parts = ['Bearer'];
-    const params: string[] = [];
+    // A DPoP server challenges with DPoP alone (RFC 9449 §7.1), resource_metadata included.
+    const parts = [this.options.dpop === undefined ? 'Bearer' : 'DPoP'];
+    const params: string[] = this.options.dpop === undefined ? [] : ['algs="ES256"'];
     if (this.options.prmInHeader !== false && (this.options.prmAt ?? 'path') !== 'none') {
       params.push(`resource_metadata="${this.prmUrl}"`);
     }
@@ -133,10 +151,33 @@ export class FakeOAuthWorld {
     return `${parts.join(' ')} ${params.join(', ')}`.trim();
   }
 
-  #mcp(request: Request, body: string): Response {
+  async #mcp(request: Request, body: string): Promise<Response> {
     const authorization = request.headers.get('authorization');
-    const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined;
+    const scheme = authorization?.slice(0, authorization.indexOf(' ')).toLowerCase();
+    const token = scheme === 'bearer' || scheme === 'dpop' ? authorization!.slice(scheme.length + 1) : undefined;
     const issued = token === undefined ? undefined : this.tokens.get(token);
+    if (issued?.cnf !== undefined || (scheme === 'dpop' && issued !== undefined)) {
+      // RFC 9449 §7.2: a bound token only with the DPoP scheme and a proof of this request by the bound key.
+      const verdict =
+        scheme === 'dpop' && issued.cnf !== undefined
+          ? await this.resourceProofs.check(request.headers.get('dpop'), {
+              method: request.method,
+              url: request.url,
+              accessToken: token,
+            })
+          : ({ ok: false, error: 'invalid_token', reason: 'scheme does not match the binding' } as const);
+      if (!verdict.ok || verdict.jkt !== issued.cnf?.jkt) {
+        const error = verdict.ok ? 'invalid_token' : verdict.error;
+        const nonce = error === 'use_dpop_nonce' ? this.resourceProofs.nonce : undefined;
+        return new Response('unauthorized', {
+          status: 401,
+          headers: {
+            'WWW-Authenticate': `DPoP algs="ES256", error="${error}"`,
+            ...(nonce !== undefined && { 'DPoP-Nonce': nonce }),
+          },
+        });
+      }
+    }
     if (issued === undefined || issued.expiresAt <= Date.now()) {
       const scope = this.options.challengeScope;
       const error = token === undefined ? '' : 'error="invalid_token"';
@@ -166,6 +207,8 @@ export class FakeOAuthWorld {
     const redirect = new URL(params.get('redirect_uri')!);
     const code = `code-${++this.#counter}`;
     this.codes.set(code, {
+      // A server without DPoP ignores dpop_jkt, as it ignores any parameter it does not know.
+      ...(this.options.dpop !== undefined && params.has('dpop_jkt') && { dpopJkt: params.get('dpop_jkt')! }),
       challenge: params.get('code_challenge') ?? '',
       scope: params.get('scope') ?? undefined,
       resource: params.get('resource') ?? undefined,
@@ -178,11 +221,24 @@ export class FakeOAuthWorld {
     return new Response(null, { status: 302, headers: { Location: redirect.href } });
   }
 
-  async #token(body: string): Promise<Response> {
+  async #token(request: Request, body: string): Promise<Response> {
     const form = new URLSearchParams(body);
     const grant = form.get('grant_type');
     let scope: string | undefined;
     let resource: string | undefined;
+    let jkt: string | undefined;
+    const proof = request.headers.get('dpop');
+    if (this.options.dpop !== undefined && proof !== null) {
+      const verdict = await this.tokenProofs.check(proof, { method: 'POST', url: request.url });
+      if (!verdict.ok) {
+        const nonce = verdict.error === 'use_dpop_nonce' ? this.tokenProofs.nonce : undefined;
+        return Response.json(
+          { error: verdict.error, error_description: verdict.reason },
+          { status: 400, headers: nonce === undefined ? {} : { 'DPoP-Nonce': nonce } },
+        );
+      }
+      jkt = verdict.jkt;
+    }
     if (grant === 'authorization_code') {
       const code = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
@@ -195,6 +251,10 @@ export class FakeOAuthWorld {
       if (code === undefined || code.challenge !== challenge || code.redirectUri !== form.get('redirect_uri')) {
         return Response.json({ error: 'invalid_grant', error_description: 'bad code or verifier' }, { status: 400 });
       }
+      // RFC 9449 §10.1: a code bound with dpop_jkt is redeemed only with a proof of that key.
+      if (code.dpopJkt !== undefined && code.dpopJkt !== jkt) {
+        return Response.json({ error: 'invalid_dpop_proof', error_description: 'dpop_jkt mismatch' }, { status: 400 });
+      }
       scope = code.scope
         ?.split(' ')
         .filter((item) => !(this.options.deniedScopes ?? []).includes(item))
@@ -205,22 +265,39 @@ export class FakeOAuthWorld {
       if (stored === undefined || this.refreshFails) {
         return Response.json({ error: 'invalid_grant', error_description: 'refresh token revoked' }, { status: 400 });
       }
+      // RFC 9449 §5: a public client's refresh token is bound to the key too.
+      if (stored.jkt !== undefined && stored.jkt !== jkt) {
+        return Response.json(
+          { error: 'invalid_grant', error_description: 'refresh token bound to another key' },
+          {
+            status: 400,
+          },
+        );
+      }
       scope = stored.scope;
       resource = stored.resource;
+    } else if (grant === 'client_credentials') {
+      scope = form.get('scope') ?? undefined;
+      resource = form.get('resource') ?? undefined;
     } else {
       return Response.json({ error: 'unsupported_grant_type' }, { status: 400 });
     }
     const accessToken = `at-${++this.#counter}`;
     const expiresIn = this.options.expiresIn ?? 3600;
-    this.tokens.set(accessToken, { scope, resource, expiresAt: Date.now() + expiresIn * 1000 });
+    this.tokens.set(accessToken, {
+      scope,
+      resource,
+      expiresAt: Date.now() + expiresIn * 1000,
+      ...(jkt !== undefined && { cnf: { jkt } }),
+    });
     let refreshToken: string | undefined;
     if (this.options.issueRefreshTokens === true) {
       refreshToken = `rt-${++this.#counter}`;
-      this.refreshTokens.set(refreshToken, { scope, resource });
+      this.refreshTokens.set(refreshToken, { scope, resource, ...(jkt !== undefined && { jkt }) });
     }
     return Response.json({
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: jkt === undefined ? 'Bearer' : 'DPoP',
       expires_in: expiresIn,
       ...(scope !== undefined && { scope }),
       ...(refreshToken !== undefined && { refresh_token: refreshToken }),
