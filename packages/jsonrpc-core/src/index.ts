@@ -65,4 +65,4 @@ export {
   type RequestOptions,
 } from './peer';
 export { type NotificationHandler, type RequestHandler, Router } from './router';
-export type { AuthInfo, MessageInfo, Transport, TransportSendOptions } from './transport';
+export type { AuthInfo, MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';

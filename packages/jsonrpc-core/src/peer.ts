@@ -1,4 +1,4 @@
-import { InboundRequestContext, NO_MESSAGE_INFO, type NotificationContext } from './context';
+import { InboundRequestContext, NO_MESSAGE_INFO, type NotificationContext, type RequestContext } from './context';
 import {
   ConnectionClosedError,
   InvalidMessageError,
@@ -21,7 +21,7 @@ import type {
 } from './messages';
 import { classifyMessage, KIND_NOTIFICATION, KIND_REQUEST, KIND_RESPONSE } from './parse';
 import { type NotificationHandler, type RequestHandler, Router } from './router';
-import type { MessageInfo, Transport, TransportSendOptions } from './transport';
+import type { MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
 
 /** Options for one outgoing request. */
 export interface RequestOptions {
@@ -76,16 +76,92 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
+const NO_INTERCEPTORS: readonly Interceptor[] = Object.freeze([]);
 
 type Timer = ReturnType<typeof setTimeout>;
 
-/** One transport's lifetime inside the peer. Handlers answer on the connection their request came from. */
-interface Connection {
+// The peer's private entry points for its connections (assigned in JsonRpcPeer's static block).
+let receiveOn: (peer: JsonRpcPeer, connection: Connection, message: unknown, info: MessageInfo | undefined) => void;
+let closedOn: (peer: JsonRpcPeer, connection: Connection, reason: Error | undefined) => void;
+let reportOn: (peer: JsonRpcPeer, error: unknown) => void;
+
+/**
+ * One transport's lifetime inside the peer. Handlers answer on the connection their request came from. It is also
+ * the transport's receiver when the transport takes one (`attachReceiver`), so such a connection needs no closures.
+ */
+class Connection implements TransportReceiver {
+  readonly peer: JsonRpcPeer;
   readonly transport: Transport;
-  closed: boolean;
-  closing: Promise<void> | undefined;
-  closeEmitted: boolean;
-  readonly running: Map<RequestId, InboundRequestContext>;
+  closed = false;
+  closing: Promise<void> | undefined = undefined;
+  closeEmitted = false;
+  /** The running handler while only one runs (sequential clients): no map for it. */
+  one: InboundRequestContext | undefined = undefined;
+  /** The running handlers while two or more run at once; dropped when none is left. */
+  running: Map<RequestId, InboundRequestContext> | undefined = undefined;
+
+  constructor(peer: JsonRpcPeer, transport: Transport) {
+    this.peer = peer;
+    this.transport = transport;
+  }
+
+  receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void {
+    receiveOn(this.peer, this, message, info);
+  }
+
+  transportClosed(reason?: Error): void {
+    closedOn(this.peer, this, reason);
+  }
+
+  transportError(error: Error): void {
+    reportOn(this.peer, error);
+  }
+}
+
+// Idle and sequential connections are the many: they keep their one running handler in a field, and only a
+// connection with concurrent requests pays for a map.
+function trackRunning(connection: Connection, ctx: InboundRequestContext): void {
+  const running = connection.running;
+  if (running !== undefined) {
+    running.set(ctx.requestId, ctx);
+    return;
+  }
+  const one = connection.one;
+  if (one === undefined || one.requestId === ctx.requestId) {
+    connection.one = ctx; // a repeated id replaces the older entry, as Map.set would
+    return;
+  }
+  connection.one = undefined;
+  connection.running = new Map([
+    [one.requestId, one],
+    [ctx.requestId, ctx],
+  ]);
+}
+
+function untrackRunning(connection: Connection, ctx: InboundRequestContext): void {
+  if (connection.one === ctx) {
+    connection.one = undefined;
+    return;
+  }
+  const running = connection.running;
+  if (running === undefined || running.get(ctx.requestId) !== ctx) return;
+  running.delete(ctx.requestId);
+  if (running.size === 0) connection.running = undefined;
+}
+
+function findRunning(connection: Connection, id: RequestId): InboundRequestContext | undefined {
+  const one = connection.one;
+  if (one !== undefined) return one.requestId === id ? one : undefined;
+  return connection.running?.get(id);
+}
+
+function takeRunning(connection: Connection): InboundRequestContext[] {
+  const one = connection.one;
+  const running = connection.running;
+  connection.one = undefined;
+  connection.running = undefined;
+  if (one !== undefined) return [one];
+  return running === undefined ? [] : [...running.values()];
 }
 
 /** An outgoing request awaiting its response. */
@@ -160,14 +236,23 @@ export class JsonRpcPeer {
   /** Called once each time the connection closes (locally or by the transport). */
   onclose: (() => void) | undefined;
 
+  // Idle sessions are many (one per HTTP client), so a peer allocates nothing it does not use yet: the pending map
+  // on the first request sent, the interceptor chains on the first interceptor, no closures of its own.
   readonly #defaultTimeoutMs: number;
   readonly #maxTotalTimeoutMs: number;
-  readonly #nextId: () => RequestId;
-  readonly #pending = new Map<RequestId, PendingRequest>();
+  readonly #idGenerator: (() => RequestId) | undefined;
+  #lastId = 0;
+  #pending: Map<RequestId, PendingRequest> | undefined = undefined;
   #connection: Connection | undefined = undefined;
-  #interceptors: readonly Interceptor[] = [];
-  #chains: InterceptorChains;
-  readonly #terminals: InterceptorChains;
+  #interceptors: readonly Interceptor[] = NO_INTERCEPTORS;
+  /** `undefined` while there are no interceptors: calls go straight to the terminal methods. */
+  #chains: InterceptorChains | undefined = undefined;
+
+  static {
+    receiveOn = (peer, connection, message, info) => peer.#receive(connection, message, info);
+    closedOn = (peer, connection, reason) => peer.#handleTransportClose(connection, reason);
+    reportOn = (peer, error) => peer.#report(error);
+  }
 
   constructor(options: JsonRpcPeerOptions = {}) {
     this.router = options.router ?? new Router();
@@ -176,27 +261,8 @@ export class JsonRpcPeer {
     this.onclose = options.onClose;
     this.#defaultTimeoutMs = timeoutValue(options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'defaultTimeoutMs');
     this.#maxTotalTimeoutMs = timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
-    if (options.idGenerator) {
-      this.#nextId = options.idGenerator;
-    } else {
-      let counter = 0;
-      this.#nextId = () => ++counter;
-    }
-    this.#terminals = {
-      inboundRequest: (request, ctx) => {
-        const handler = this.router.resolveRequestHandler(request.method);
-        if (handler === undefined) throw JsonRpcError.methodNotFound(request.method);
-        return handler(request.params, ctx);
-      },
-      outboundRequest: (request) => this.#sendRequest(request),
-      inboundResponse: (response) => this.#settleResponse(response),
-      outboundNotification: (notification, options) => this.#sendNotification(notification, options),
-    };
-    this.#chains = this.#terminals;
-    if (options.interceptors && options.interceptors.length > 0) {
-      this.#interceptors = [...options.interceptors];
-      this.#chains = composeInterceptors(this.#interceptors, this.#terminals);
-    }
+    this.#idGenerator = options.idGenerator;
+    if (options.interceptors && options.interceptors.length > 0) this.#setInterceptors([...options.interceptors]);
   }
 
   /** The current transport (also after it closed, until the next `connect`). */
@@ -212,12 +278,14 @@ export class JsonRpcPeer {
 
   /** Outgoing requests awaiting a response. */
   get pendingRequestCount(): number {
-    return this.#pending.size;
+    return this.#pending?.size ?? 0;
   }
 
   /** Inbound requests whose handlers are still running. */
   get runningHandlerCount(): number {
-    return this.#connection?.running.size ?? 0;
+    const connection = this.#connection;
+    if (connection === undefined) return 0;
+    return connection.one !== undefined ? 1 : (connection.running?.size ?? 0);
   }
 
   /**
@@ -229,17 +297,15 @@ export class JsonRpcPeer {
     if (current !== undefined && !current.closed) {
       throw new Error('JsonRpcPeer.connect: this peer is already connected; close() it before connecting again');
     }
-    const connection: Connection = {
-      transport,
-      closed: false,
-      closing: undefined,
-      closeEmitted: false,
-      running: new Map(),
-    };
+    const connection = new Connection(this, transport);
     this.#connection = connection;
-    transport.onmessage = (message, info) => this.#receive(connection, message, info);
-    transport.onclose = (reason) => this.#handleTransportClose(connection, reason);
-    transport.onerror = (error) => this.#report(error);
+    if (typeof transport.attachReceiver === 'function') {
+      transport.attachReceiver(connection);
+    } else {
+      transport.onmessage = (message, info) => this.#receive(connection, message, info);
+      transport.onclose = (reason) => this.#handleTransportClose(connection, reason);
+      transport.onerror = (error) => this.#report(error);
+    }
     try {
       await transport.start();
     } catch (error) {
@@ -306,7 +372,9 @@ export class JsonRpcPeer {
    * });
    */
   request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
-    return this.#chains.outboundRequest({ method, params, options: options ?? NO_REQUEST_OPTIONS }) as Promise<R>;
+    const request: OutboundRequest = { method, params, options: options ?? NO_REQUEST_OPTIONS };
+    const chains = this.#chains;
+    return (chains === undefined ? this.#sendRequest(request) : chains.outboundRequest(request)) as Promise<R>;
   }
 
   /**
@@ -318,12 +386,34 @@ export class JsonRpcPeer {
   notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void> {
     const notification: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.#chains.outboundNotification(notification, options ?? NO_NOTIFY_OPTIONS);
+    return this.#outboundNotification(notification, options ?? NO_NOTIFY_OPTIONS);
   }
 
   #setInterceptors(interceptors: readonly Interceptor[]): void {
     this.#interceptors = interceptors;
-    this.#chains = interceptors.length === 0 ? this.#terminals : composeInterceptors(interceptors, this.#terminals);
+    this.#chains =
+      interceptors.length === 0
+        ? undefined
+        : composeInterceptors(interceptors, {
+            inboundRequest: (request, ctx) => this.#dispatch(request, ctx),
+            outboundRequest: (request) => this.#sendRequest(request),
+            inboundResponse: (response) => this.#settleResponse(response),
+            outboundNotification: (notification, options) => this.#sendNotification(notification, options),
+          });
+  }
+
+  #outboundNotification(notification: JsonRpcNotification, options: NotifyOptions): Promise<void> {
+    const chains = this.#chains;
+    return chains === undefined
+      ? this.#sendNotification(notification, options)
+      : chains.outboundNotification(notification, options);
+  }
+
+  /** The innermost inbound step: the router's handler for the method. */
+  #dispatch(request: JsonRpcRequest, ctx: RequestContext): unknown {
+    const handler = this.router.resolveRequestHandler(request.method);
+    if (handler === undefined) throw JsonRpcError.methodNotFound(request.method);
+    return handler(request.params, ctx);
   }
 
   // ---- outgoing ----
@@ -354,8 +444,8 @@ export class JsonRpcPeer {
         options.maxTotalTimeoutMs === undefined
           ? this.#maxTotalTimeoutMs
           : timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
-      const id = this.#nextId();
-      if (this.#pending.has(id)) {
+      const id = this.#idGenerator === undefined ? ++this.#lastId : this.#idGenerator();
+      if (this.#pending?.has(id)) {
         throw new Error(`JsonRpcPeer: idGenerator returned ${describeId(id)}, which a pending request already uses`);
       }
       if (options.onProgress !== undefined) {
@@ -386,6 +476,7 @@ export class JsonRpcPeer {
         signal: undefined,
         onAbort: undefined,
       };
+      if (this.#pending === undefined) this.#pending = new Map();
       this.#pending.set(request.id, entry);
       if (options.onRequest !== undefined) {
         try {
@@ -456,8 +547,9 @@ export class JsonRpcPeer {
   /** Removes a pending request and its timers and listener. False when it was already settled. */
   #forget(entry: PendingRequest): boolean {
     const id = entry.request.id;
-    if (this.#pending.get(id) !== entry) return false;
-    this.#pending.delete(id);
+    const pending = this.#pending;
+    if (pending?.get(id) !== entry) return false;
+    pending.delete(id);
     this.#release(entry);
     return true;
   }
@@ -516,7 +608,7 @@ export class JsonRpcPeer {
           : { jsonrpc: '2.0', method: cancellation.method, params: cancellation.params };
       const options =
         entry.relatedRequestId === undefined ? NO_NOTIFY_OPTIONS : { relatedRequestId: entry.relatedRequestId };
-      this.#chains.outboundNotification(notification, options).then(undefined, (error) => this.#report(error));
+      this.#outboundNotification(notification, options).then(undefined, (error) => this.#report(error));
     } catch (error) {
       this.#report(error);
     }
@@ -533,8 +625,13 @@ export class JsonRpcPeer {
       } else if (kind === KIND_NOTIFICATION) {
         this.#handleNotification(connection, message as JsonRpcNotification, info ?? NO_MESSAGE_INFO);
       } else if (kind === KIND_RESPONSE) {
-        const settled = this.#chains.inboundResponse(message as JsonRpcResponse);
-        if (isPromiseLike(settled)) settled.then(undefined, (error) => this.#report(error));
+        const chains = this.#chains;
+        if (chains === undefined) {
+          this.#settleResponse(message as JsonRpcResponse);
+        } else {
+          const settled = chains.inboundResponse(message as JsonRpcResponse);
+          if (isPromiseLike(settled)) settled.then(undefined, (error) => this.#report(error));
+        }
       } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
         // It looked like a request and has an id: answer it, as JSON-RPC asks.
         this.#transmit(connection, kind, kind.id, (error) => this.#report(error));
@@ -554,16 +651,16 @@ export class JsonRpcPeer {
   async #handleRequest(connection: Connection, request: JsonRpcRequest, info: MessageInfo): Promise<void> {
     const ctx = new InboundRequestContext(this, request, info);
     const id = request.id;
-    const running = connection.running;
-    running.set(id, ctx);
+    trackRunning(connection, ctx);
     let response: JsonRpcResponse;
     try {
-      const result = await this.#chains.inboundRequest(request, ctx);
+      const chains = this.#chains;
+      const result = await (chains === undefined ? this.#dispatch(request, ctx) : chains.inboundRequest(request, ctx));
       response = { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (error) {
       response = { jsonrpc: '2.0', id, error: errorObjectOf(error) };
     }
-    if (running.get(id) === ctx) running.delete(id);
+    untrackRunning(connection, ctx);
     ctx.dispose();
     // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
     if (ctx.aborted || connection.closed) return;
@@ -573,9 +670,10 @@ export class JsonRpcPeer {
   #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {
     const { method, params } = notification;
     const hooks = this.hooks;
-    if (hooks.readProgress !== undefined && this.#pending.size > 0) {
+    const pending = this.#pending;
+    if (hooks.readProgress !== undefined && pending !== undefined && pending.size > 0) {
       const update = hooks.readProgress(method, params);
-      const entry = update === undefined ? undefined : this.#pending.get(update.token);
+      const entry = update === undefined ? undefined : pending.get(update.token);
       if (entry?.onProgress !== undefined) {
         if (entry.resetOnProgress && entry.idleTimer !== undefined) {
           clearTimeout(entry.idleTimer);
@@ -591,7 +689,7 @@ export class JsonRpcPeer {
     }
     if (hooks.readCancellation !== undefined) {
       const cancellation = hooks.readCancellation(method, params);
-      const target = cancellation === undefined ? undefined : connection.running.get(cancellation.requestId);
+      const target = cancellation === undefined ? undefined : findRunning(connection, cancellation.requestId);
       if (target !== undefined) {
         target.abort(
           new RequestAbortedError(
@@ -618,7 +716,7 @@ export class JsonRpcPeer {
 
   #settleResponse(response: JsonRpcResponse): void {
     const id = response.id;
-    const entry = id === null || id === undefined ? undefined : this.#pending.get(id);
+    const entry = id === null || id === undefined ? undefined : this.#pending?.get(id);
     if (entry === undefined) {
       if ('error' in response && (id === null || id === undefined)) {
         // The peer could not tell which message it rejects (e.g. it could not parse one of ours).
@@ -662,7 +760,7 @@ export class JsonRpcPeer {
     connection.closed = true;
     const because = reason ? `: ${reason.message}` : '';
     const options = reason ? { cause: reason } : undefined;
-    if (this.#pending.size > 0) {
+    if (this.#pending !== undefined && this.#pending.size > 0) {
       const pending = [...this.#pending.values()];
       this.#pending.clear();
       for (const entry of pending) {
@@ -677,10 +775,8 @@ export class JsonRpcPeer {
         );
       }
     }
-    if (connection.running.size > 0) {
-      const running = [...connection.running.values()];
-      connection.running.clear();
-      for (const ctx of running) {
+    if (connection.one !== undefined || connection.running !== undefined) {
+      for (const ctx of takeRunning(connection)) {
         ctx.abort(
           new ConnectionClosedError(
             `The connection closed while request '${ctx.method}' (id ${describeId(ctx.requestId)}) was being handled${because}`,
@@ -692,9 +788,20 @@ export class JsonRpcPeer {
     }
   }
 
+  /**
+   * Runs once each time the connection closes, before `onclose`: the place for a subclass's own bookkeeping, so
+   * `onclose` stays free for its users and no per-peer closure is needed.
+   */
+  protected connectionClosed(): void {}
+
   #emitClose(connection: Connection): void {
     if (connection.closeEmitted) return;
     connection.closeEmitted = true;
+    try {
+      this.connectionClosed();
+    } catch (error) {
+      this.#report(error);
+    }
     try {
       this.onclose?.();
     } catch (error) {
@@ -706,7 +813,8 @@ export class JsonRpcPeer {
     const onerror = this.onerror;
     if (onerror === undefined) return;
     try {
-      onerror(toError(error));
+      // Called on the peer, so one shared handler can serve many peers (a server's sessions) without a closure each.
+      onerror.call(this, toError(error));
     } catch {
       // A throwing error handler must not break message processing.
     }

@@ -107,4 +107,32 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** An identifier for the session this channel carries, when the transport has one. */
   readonly sessionId?: string;
+  /**
+   * Optional: deliver to one receiver object instead of the three slots. A peer that finds this method passes its
+   * connection and sets no slot closures, which matters for servers holding thousands of idle sessions. The receiver's
+   * methods follow the rules of `onmessage`, `onclose` and `onerror`.
+   */
+  attachReceiver?(receiver: TransportReceiver): void;
+}
+
+/**
+ * What a transport with `attachReceiver` calls instead of its `onmessage` / `onclose` / `onerror` slots.
+ *
+ * @example
+ * class QueueTransport implements Transport {
+ *   #receiver: TransportReceiver | undefined;
+ *   attachReceiver(receiver: TransportReceiver) { this.#receiver = receiver; }
+ *   push(message: JsonRpcMessage) { this.#receiver?.receiveMessage(message); }
+ *   async start() {}
+ *   send() {}
+ *   async close() { this.#receiver?.transportClosed(); }
+ * }
+ */
+export interface TransportReceiver {
+  /** As `onmessage`. */
+  receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void;
+  /** As `onclose`: exactly once. */
+  transportClosed(reason?: Error): void;
+  /** As `onerror`. */
+  transportError(error: Error): void;
 }

@@ -37,11 +37,11 @@ export function installBuiltIns(server: Server, streams: Set<ListenStream>): voi
     return {};
   });
   server.setRequestHandler('resources/subscribe', (params, ctx) => {
-    ctx.session?.resourceSubscriptions.add(uriParam('resources/subscribe', params));
+    ctx.session?.subscribeResource(uriParam('resources/subscribe', params));
     return {};
   });
   server.setRequestHandler('resources/unsubscribe', (params, ctx) => {
-    ctx.session?.resourceSubscriptions.delete(uriParam('resources/unsubscribe', params));
+    ctx.session?.unsubscribeResource(uriParam('resources/unsubscribe', params));
     return {};
   });
   server.setRequestHandler('subscriptions/listen', async (params, ctx) => {

@@ -192,7 +192,6 @@ export class Server {
    */
   async connect(transport: Transport, options?: ConnectOptions): Promise<ServerSession> {
     const session = new ServerSession(this, options);
-    session.onclose = () => this.#forget(session);
     this.#sessions.add(session);
     try {
       await session.connect(transport);
@@ -388,7 +387,8 @@ export class Server {
     for (const stream of [...this.#streams]) stream.end();
   }
 
-  #forget(session: ServerSession): void {
+  /** @internal Called by a session once its connection closed. */
+  forgetSession(session: ServerSession): void {
     this.#sessions.delete(session);
     for (const stream of this.#streams) if (stream.session === session) this.#streams.delete(stream);
   }

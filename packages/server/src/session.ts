@@ -9,6 +9,13 @@ import {
 import type { Era } from './context';
 import type { Server } from './server';
 
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
+
+// One function for every session (the peer calls `onerror` on itself), instead of a closure per session.
+function reportToServer(this: ServerSession, error: Error): void {
+  this.server.onerror?.(error);
+}
+
 /** Options for `Server.connect`. */
 export interface ConnectOptions {
   /**
@@ -44,8 +51,7 @@ export class ServerSession extends JsonRpcPeer {
   logLevel: LoggingLevel | undefined = undefined;
   /** Legacy: whether `notifications/initialized` arrived. */
   initialized = false;
-  /** Legacy: resource URIs subscribed with `resources/subscribe`. */
-  readonly resourceSubscriptions = new Set<string>();
+  #subscriptions: Set<string> | undefined = undefined;
 
   /** @internal Use `server.connect(transport)`. */
   constructor(server: Server, options: ConnectOptions = {}) {
@@ -53,10 +59,30 @@ export class ServerSession extends JsonRpcPeer {
       router: server.router,
       hooks: mcpPeerHooks,
       defaultTimeoutMs: options.requestTimeoutMs,
-      onError: server.onerror === undefined ? undefined : (error) => server.onerror?.(error),
+      onError: server.onerror === undefined ? undefined : reportToServer,
     });
     this.server = server;
     this.fixEra = options.fixEra ?? true;
+  }
+
+  /** Legacy: resource URIs subscribed with `resources/subscribe` (no set is allocated until the first one). */
+  get resourceSubscriptions(): ReadonlySet<string> {
+    return this.#subscriptions ?? NO_SUBSCRIPTIONS;
+  }
+
+  /** @internal `resources/subscribe`. */
+  subscribeResource(uri: string): void {
+    if (this.#subscriptions === undefined) this.#subscriptions = new Set();
+    this.#subscriptions.add(uri);
+  }
+
+  /** @internal `resources/unsubscribe`. */
+  unsubscribeResource(uri: string): void {
+    this.#subscriptions?.delete(uri);
+  }
+
+  protected override connectionClosed(): void {
+    this.server.forgetSession(this);
   }
 
   /**

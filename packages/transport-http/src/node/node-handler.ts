@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@mcpkit/jsonrpc-core';
+import { rawBodyOf } from '../server/raw-body';
+import { NodeRequest } from './node-request';
 
 /** Anything with the web-standard `handle` of `createStreamableHttpHandler` (or `withCors` around it). */
 export interface WebHandler {
@@ -11,10 +13,15 @@ export interface NodeHandlerOptions {
   /** Largest request body read (413 beyond, before the web handler sees it). Default 4 MiB. */
   maxBodyBytes?: number;
   /**
-   * The authenticated identity of a request. Default: `req.auth` when your auth middleware set it (as the official
-   * SDK's `requireBearerAuth` does).
+   * The authenticated identity of a request, or a `Response` that refuses it (a 401/403 from bearer auth, such as
+   * `@mcpkit/middleware`'s `authenticate`): that response is written as is and the MCP handler never runs. It gets
+   * the node request and its web `Request` (read it, never its body). Default: `req.auth` when your auth middleware
+   * set it (as the official SDK's `requireBearerAuth` does).
    */
-  auth?: (req: IncomingMessage) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  auth?: (
+    req: IncomingMessage,
+    request: Request,
+  ) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
 }
 
 /** A node request listener: `(req, res) => Promise<void>`. Errors are answered with 500, never thrown. */
@@ -52,22 +59,23 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too
   });
 }
 
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
-  return headers;
-}
-
 /** Writes a web `Response` to a node `ServerResponse`, streaming the body chunk by chunk (SSE is flushed as written). */
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string | string[] | number> = {};
+  let cookies = false;
   for (const [name, value] of response.headers) {
-    if (name === 'set-cookie') continue;
-    headers[name] = value;
+    if (name === 'set-cookie') cookies = true;
+    else headers[name] = value;
   }
-  const cookies = response.headers.getSetCookie?.() ?? [];
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (cookies) headers['set-cookie'] = response.headers.getSetCookie?.() ?? [];
+  const raw = rawBodyOf(response);
+  if (raw !== undefined) {
+    // Built from a string (JSON answers): one write with a length, no trip through the body stream.
+    headers['content-length'] = Buffer.byteLength(raw);
+    res.writeHead(response.status, headers);
+    res.end(raw);
+    return;
+  }
   res.writeHead(response.status, headers);
   const body = response.body;
   if (body === null) {
@@ -80,10 +88,22 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     reader.cancel().catch(() => undefined);
   };
   res.once('close', onClose);
+  // Chunks produced in the same turn (an SSE event and the end of a one-answer stream, a batch of events) leave in
+  // one write: corked here, uncorked once the turn's microtasks ran.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
           const resume = () => {
@@ -143,19 +163,18 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
           body = read;
         }
       }
-      const controller = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('The client closed the connection'));
-      });
       const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-      const url = `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-      const request = new Request(url, {
-        method,
-        headers: toHeaders(req),
-        body: body as BodyInit | undefined,
-        signal: controller.signal,
+      // Parsed as `new Request` would (a bad Host is a TypeError → 500) and normalised the same way.
+      const url = new URL(`${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`).href;
+      const request = new NodeRequest(method, url, req.rawHeaders, body);
+      res.once('close', () => {
+        if (!res.writableFinished) request.abort(new Error('The client closed the connection'));
       });
-      const auth = await authOf(req);
+      const auth = await authOf(req, request);
+      if (auth instanceof Response) {
+        await writeResponse(auth, res);
+        return;
+      }
       const response = await handler.handle(request, auth === undefined ? undefined : { auth });
       await writeResponse(response, res);
     } catch (error) {

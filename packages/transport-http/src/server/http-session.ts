@@ -5,6 +5,7 @@ import type {
   MessageInfo,
   RequestId,
   Transport,
+  TransportReceiver,
   TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
 import type { ServerSession } from '@mcpkit/server';
@@ -86,6 +87,8 @@ export class HttpSession implements Transport {
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
+  /** The peer's connection, when it takes the receiver path (no slot closures per session). */
+  #receiver: TransportReceiver | undefined = undefined;
 
   readonly #config: SessionConfig;
   #byRequest: Map<RequestId, OutStream> | undefined = undefined;
@@ -113,6 +116,10 @@ export class HttpSession implements Transport {
     if (this.#byRequest !== undefined)
       for (const stream of this.#byRequest.values()) if (stream.sink?.open) return true;
     return false;
+  }
+
+  attachReceiver(receiver: TransportReceiver): void {
+    this.#receiver = receiver;
   }
 
   async start(): Promise<void> {}
@@ -285,7 +292,11 @@ export class HttpSession implements Transport {
     };
     this.#byRequest.set(message.id, stream);
     this.#deliver(message, info);
-    return json.done.then((responses) => responses?.[0]);
+    return json.done.then((responses) => {
+      // `initialize` is most sessions' only exchange: an idle session keeps no empty map behind.
+      if (this.#byRequest?.size === 0) this.#byRequest = undefined;
+      return responses?.[0];
+    });
   }
 
   /** Whether the client has requests in flight or a connection open (then the session is not idle). */
@@ -294,7 +305,8 @@ export class HttpSession implements Transport {
   }
 
   #deliver(message: JsonRpcMessage, info: MessageInfo): void {
-    this.onmessage?.(message, info);
+    if (this.#receiver !== undefined) this.#receiver.receiveMessage(message, info);
+    else this.onmessage?.(message, info);
     // A cancelled legacy request gets no response: end its share of the stream instead of waiting forever.
     if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
       const target = (message.params as { requestId?: unknown } | undefined)?.requestId;
@@ -447,6 +459,7 @@ export class HttpSession implements Transport {
       this.#config.onError(error as Error);
     }
     this.#config.onClosed(this);
-    this.onclose?.();
+    if (this.#receiver !== undefined) this.#receiver.transportClosed();
+    else this.onclose?.();
   }
 }

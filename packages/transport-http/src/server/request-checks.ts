@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import { takeBufferedBody } from './raw-body';
 import { errorResponse } from './responses';
 
 // The checks every POST passes before its body is read: media types and size.
@@ -47,6 +48,11 @@ export function checkContentType(request: Request): Response | undefined {
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+function byteLength(text: string): number {
+  return encoder.encode(text).byteLength;
+}
 
 /**
  * Reads the body as text, refusing (413) more than `maxBytes` — before reading when `Content-Length` says so, and
@@ -57,6 +63,15 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     errorResponse(413, -32000, `Payload Too Large: the body exceeds ${maxBytes} bytes`, { data: { maxBytes } });
   const length = request.headers.get('content-length');
   if (length !== null && Number(length) > maxBytes) return tooLarge();
+  const buffered = takeBufferedBody(request);
+  if (buffered !== undefined) {
+    if (typeof buffered === 'string') {
+      // UTF-8 takes 1 to 3 bytes per UTF-16 unit: count the bytes only when the length cannot decide.
+      const over = buffered.length > maxBytes || (buffered.length * 3 > maxBytes && byteLength(buffered) > maxBytes);
+      return over ? tooLarge() : buffered;
+    }
+    return buffered.byteLength > maxBytes ? tooLarge() : decoder.decode(buffered);
+  }
   const body = request.body;
   if (body === null) return '';
   const reader = body.getReader();

@@ -1,4 +1,5 @@
 import type { JsonRpcErrorObject, RequestId } from '@mcpkit/jsonrpc-core';
+import { withRawBody } from './raw-body';
 
 // Transport-level answers: an HTTP status with a JSON-RPC error body (id null unless the request's id is known), so
 // both an HTTP client and a JSON-RPC client can tell what went wrong.
@@ -7,10 +8,11 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
 
 /** A JSON response. */
 export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
-  });
+  const text = JSON.stringify(body);
+  return withRawBody(
+    new Response(text, { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers } }),
+    text,
+  );
 }
 
 /** An HTTP error whose body is a JSON-RPC error response. */

@@ -53,7 +53,10 @@ export class WebSocketServerTransport implements Transport {
   #drained: { promise: Promise<void>; resolve: () => void } | undefined = undefined;
   #readingPaused = false;
   #turn: ReturnType<typeof setImmediate> | undefined = undefined;
-  #deliveredThisTurn = false;
+  /** Frames that may still be handed over in the current event-loop turn (see `#turnBudget`). */
+  #budget = 1;
+  /** The largest message this transport wrote so far (UTF-16 units): what one more answer may add to the buffer. */
+  #largestWrite = 0;
 
   constructor(socket: WebSocket, options: WebSocketServerTransportOptions = {}) {
     this.#socket = socket;
@@ -103,6 +106,7 @@ export class WebSocketServerTransport implements Transport {
   }
 
   #write(text: string): void {
+    if (text.length > this.#largestWrite) this.#largestWrite = text.length;
     this.#socket.send(text, this.#afterWrite);
     if (!this.#paused && this.#socket.bufferedAmount > this.#maxBuffered) {
       this.#paused = true;
@@ -138,8 +142,10 @@ export class WebSocketServerTransport implements Transport {
 
   readonly #onFrame = (data: RawData, isBinary: boolean): void => {
     if (this.#closed) return;
-    // Fast path: an idle connection's frame is handled at once.
-    if (!this.#paused && this.#held.length === 0 && !this.#deliveredThisTurn) {
+    // The first frame since the last turn ended opens a new turn.
+    if (this.#turn === undefined) this.#budget = this.#turnBudget();
+    // Fast path: a frame within the turn's budget is handled at once.
+    if (!this.#paused && this.#held.length === 0 && this.#budget > 0) {
       this.#deliverNow(data, isBinary);
       return;
     }
@@ -148,28 +154,38 @@ export class WebSocketServerTransport implements Transport {
     this.#updateReading();
   };
 
-  // One frame per event-loop turn: ws emits every frame of a TCP chunk synchronously, before any handler has answered,
-  // so handing them all over at once would start a whole burst of pipelined requests whose responses then all land in
-  // the buffer together. One per turn lets each answer (a handler that answers within the turn) be counted against
-  // the bound before the next request starts. Other connections are not held back.
+  // ws emits every frame of a TCP chunk synchronously, before any handler has answered, so handing a whole burst of
+  // pipelined requests over at once would let all their answers land in the buffer together, past the bound. So a
+  // turn of the event loop takes only as many frames as the buffer has room for answers the size of the largest one
+  // sent so far (one while nothing was sent yet); the rest wait for the next turn, when the answers of this one are
+  // counted in `bufferedAmount`. Small answers thus go 64 frames a turn, big ones one or two. Other connections are
+  // not held back.
+  #turnBudget(): number {
+    const largest = this.#largestWrite;
+    if (largest === 0) return 1;
+    const room = this.#maxBuffered - this.#socket.bufferedAmount;
+    return Math.max(1, Math.min(MAX_HELD_FRAMES, Math.floor(room / largest)));
+  }
+
   #deliverNow(data: RawData, isBinary: boolean): void {
-    this.#deliveredThisTurn = true;
+    this.#budget--;
     if (this.#turn === undefined) this.#turn = setImmediate(this.#nextTurn);
     this.#receive(data, isBinary);
   }
 
   readonly #nextTurn = (): void => {
     this.#turn = undefined;
-    this.#deliveredThisTurn = false;
+    this.#budget = this.#turnBudget();
     this.#pump();
   };
 
   #pump(): void {
-    if (this.#paused || this.#closed || this.#deliveredThisTurn || this.#held.length === 0) return;
-    const data = this.#held.shift() as RawData;
-    const isBinary = this.#heldBinary.shift() as boolean;
-    this.#updateReading();
-    this.#deliverNow(data, isBinary);
+    while (!this.#paused && !this.#closed && this.#budget > 0 && this.#held.length > 0) {
+      const data = this.#held.shift() as RawData;
+      const isBinary = this.#heldBinary.shift() as boolean;
+      this.#updateReading();
+      this.#deliverNow(data, isBinary);
+    }
   }
 
   #receive(data: RawData, isBinary: boolean): void {

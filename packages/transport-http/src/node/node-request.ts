@@ -1,0 +1,125 @@
+import { BUFFERED_BODY, type BufferedBodySource } from '../server/raw-body';
+import { NodeHeaders } from './node-headers';
+
+// The web `Request` the node adapter hands the handler, without building one through undici on every call: the
+// method, URL, headers (a view over `rawHeaders`) and an abort signal (made when first read) are served directly, and
+// the body, already read into memory, goes to the handler as bytes. Every other member builds the real `Request`
+// once, with the same method, URL, headers, body and signal, and answers from it, so nothing is missing; only
+// `instanceof Request` is false.
+
+/** @internal A `Request` over a node request whose body is already in memory. */
+export class NodeRequest implements Request, BufferedBodySource {
+  readonly method: string;
+  readonly url: string;
+  readonly #raw: readonly string[];
+  readonly #body: Uint8Array | string | undefined;
+  #bodyTaken = false;
+  #headers: NodeHeaders | undefined = undefined;
+  #controller: AbortController | undefined = undefined;
+  #abortReason: unknown = undefined;
+  #aborted = false;
+  #real: Request | undefined = undefined;
+
+  constructor(method: string, url: string, rawHeaders: readonly string[], body: Uint8Array | string | undefined) {
+    this.method = method;
+    this.url = url;
+    this.#raw = rawHeaders;
+    this.#body = body;
+  }
+
+  /** Aborts `signal` (made already or not): the client went away. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  get headers(): Headers {
+    if (this.#headers === undefined) this.#headers = new NodeHeaders(this.#raw);
+    return this.#headers;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  [BUFFERED_BODY](): Uint8Array | string | undefined {
+    if (this.#bodyTaken || this.#real !== undefined) return undefined;
+    this.#bodyTaken = true;
+    return this.#body ?? '';
+  }
+
+  #request(): Request {
+    if (this.#real === undefined) {
+      this.#real = new Request(this.url, {
+        method: this.method,
+        headers: this.headers,
+        body: this.#body as BodyInit | undefined,
+        signal: this.signal,
+      });
+      // The handler took the body already: the real request's must read as used, as it would have been.
+      if (this.#bodyTaken && this.#body !== undefined) this.#real.arrayBuffer().catch(() => undefined);
+    }
+    return this.#real;
+  }
+
+  get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    return this.#request().body;
+  }
+  get bodyUsed(): boolean {
+    return this.#bodyTaken || (this.#real?.bodyUsed ?? false);
+  }
+  get cache(): RequestCache {
+    return this.#request().cache;
+  }
+  get credentials(): RequestCredentials {
+    return this.#request().credentials;
+  }
+  get destination(): RequestDestination {
+    return this.#request().destination;
+  }
+  get integrity(): string {
+    return this.#request().integrity;
+  }
+  get keepalive(): boolean {
+    return this.#request().keepalive;
+  }
+  get mode(): RequestMode {
+    return this.#request().mode;
+  }
+  get redirect(): RequestRedirect {
+    return this.#request().redirect;
+  }
+  get referrer(): string {
+    return this.#request().referrer;
+  }
+  get referrerPolicy(): ReferrerPolicy {
+    return this.#request().referrerPolicy;
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#request().arrayBuffer();
+  }
+  blob(): Promise<Blob> {
+    return this.#request().blob();
+  }
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#request().bytes();
+  }
+  formData(): Promise<FormData> {
+    return this.#request().formData();
+  }
+  json(): Promise<unknown> {
+    return this.#request().json();
+  }
+  text(): Promise<string> {
+    return this.#request().text();
+  }
+  clone(): Request {
+    return this.#request().clone();
+  }
+}
