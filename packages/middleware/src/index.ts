@@ -1,12 +1,15 @@
 // @mcpkit/middleware: web-standard middleware for mcpkit servers. No Node built-ins at this entry.
 
 // Authorization (resource-server side): bearer tokens, verifiers, protected resource metadata.
+export type { AuthRefusal } from './auth/auth-responses';
 export {
   type AuthenticatedHandler,
   type BearerAuth,
   type BearerAuthOptions,
+  type BearerWebSocketOptions,
   createBearerAuth,
 } from './auth/bearer-auth';
+export { BearerErrorCode, type BearerErrorData } from './auth/bearer-errors';
 export { type BearerTokenResult, readBearerToken } from './auth/bearer-token';
 export {
   AuthConfigError,
@@ -21,6 +24,7 @@ export {
   type IntrospectionVerifierOptions,
 } from './auth/introspection-verifier';
 export { createJwtVerifier, type JwtKeySource, type JwtVerifierOptions } from './auth/jwt-verifier';
+export { type NodeRequestLike, readNodeBearerToken } from './auth/node-request';
 export {
   createProtectedResourceMetadataHandler,
   type ProtectedResourceMetadata,

@@ -1,10 +1,13 @@
-import type { AuthInfo, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
-import { authErrorResponse } from './auth-responses';
-import { readBearerToken } from './bearer-token';
+import type { AuthInfo, Interceptor, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import { type AuthRefusal, authRefusal, BuiltRefusal, refusalResponse } from './auth-responses';
+import { createBearerInterceptor } from './bearer-interceptor';
+import { type BearerTokenResult, readBearerToken } from './bearer-token';
 import { AuthConfigError, TokenVerificationError } from './errors';
+import { type NodeRequestLike, readNodeBearerToken } from './node-request';
 import { parseResourceUrl, protectedResourceMetadataUrl } from './resource-metadata';
 import { missingScopes } from './scopes';
 import type { TokenVerifier } from './token-verifier';
+import { ToolScopes } from './tool-scopes';
 
 /** Options for {@link createBearerAuth}. */
 export interface BearerAuthOptions {
@@ -18,7 +21,8 @@ export interface BearerAuthOptions {
   requiredScopes?: readonly string[];
   /**
    * Extra scopes per tool, checked on `tools/call` (step-up: the client is told with a 403 which scopes to get).
-   * Needs the `authorize` hook of the Streamable HTTP handler: pass `bearer.authorize` there.
+   * Needs the `authorize` hook of the HTTP handlers (pass `bearer.authorize` there) or, on WebSocket,
+   * `bearer.interceptor` (`forWebSocket()` includes it).
    */
   toolScopes?: Readonly<Record<string, readonly string[]>>;
   /** The `scope` of 401 challenges (what a client without a token should ask for). Default `requiredScopes`. */
@@ -30,6 +34,14 @@ export interface BearerAuthOptions {
 /** Anything with the web-standard `handle` of `createStreamableHttpHandler` (or `withCors` around it). */
 export interface AuthenticatedHandler {
   handle(request: Request, extra?: { auth?: AuthInfo }): Promise<Response>;
+}
+
+/** What `createWebSocketServer` (from `@mcpkit/transport-websocket/node`) needs for bearer auth: spread it in. */
+export interface BearerWebSocketOptions {
+  /** Checks the upgrade request: the identity, or the 400/401/403/503 answer sent instead of upgrading. */
+  authenticate: (request: NodeRequestLike) => Promise<AuthInfo | AuthRefusal>;
+  /** Per-tool scopes and token expiry for every request on the connection, as JSON-RPC errors. */
+  interceptors: readonly Interceptor[];
 }
 
 /** Bearer-token protection for an MCP endpoint, built by {@link createBearerAuth}. */
@@ -45,10 +57,34 @@ export interface BearerAuth {
    */
   authenticate(request: Request): Promise<AuthInfo | Response>;
   /**
-   * The `authorize` hook for `createStreamableHttpHandler`: refuses a `tools/call` whose tool needs scopes the token
-   * lacks with 403 `insufficient_scope` naming the scopes the call needs. A plain function (no `this`).
+   * {@link BearerAuth.authenticate} for a Node request (`IncomingMessage`, or a WebSocket upgrade request), without
+   * building a web `Request`: the refusal comes as plain data (status, headers, body). The verifier is called without
+   * `context.request`. A plain function (no `this`).
+   *
+   * @example
+   * const auth = await bearer.authenticateNode(req);
+   * if ('status' in auth) return void res.writeHead(auth.status, auth.headers).end(auth.body);
+   */
+  readonly authenticateNode: (request: NodeRequestLike) => Promise<AuthInfo | AuthRefusal>;
+  /**
+   * The `authorize` hook for `createStreamableHttpHandler` and `createSseHandler`: refuses a `tools/call` whose tool
+   * needs scopes the token lacks with 403 `insufficient_scope` naming the scopes the call needs. A plain function.
    */
   readonly authorize: (message: JsonRpcRequest, auth: AuthInfo | undefined) => Response | undefined;
+  /**
+   * The same checks for connections authenticated once (WebSocket), where no HTTP answer exists per request: a
+   * jsonrpc-core interceptor that refuses, with a JSON-RPC error ({@link BearerErrorCode}, `data` as
+   * {@link BearerErrorData}), a `tools/call` lacking its tool's scopes (403) and any request once the connection's
+   * token expired (401). Install it on each session (`session.use(bearer.interceptor)`) before its first message.
+   */
+  readonly interceptor: Interceptor;
+  /**
+   * `authenticate` and `interceptors` for `createWebSocketServer`, so neither can be forgotten.
+   *
+   * @example
+   * await createWebSocketServer(mcp, { port: 3000, ...bearer.forWebSocket() });
+   */
+  forWebSocket(): BearerWebSocketOptions;
   /**
    * Wraps a handler so every request is authenticated first and its identity passed on as `extra.auth` (and so to
    * `ctx.auth`). CORS preflights (OPTIONS) pass through unauthenticated. Other members of the handler stay reachable.
@@ -63,7 +99,7 @@ function nowSeconds(): number {
 /**
  * Protects an MCP endpoint with OAuth bearer tokens the way the MCP authorization spec asks: the token only from the
  * `Authorization` header, challenges that point at the protected resource metadata, audience-bound tokens, and
- * per-tool scopes with step-up.
+ * per-tool scopes with step-up. Works in front of Streamable HTTP, legacy HTTP+SSE and WebSocket.
  *
  * @example
  * const bearer = createBearerAuth({
@@ -88,21 +124,17 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const challengeScopes = [...(options.challengeScopes ?? requiredScopes)];
   const onError = options.onError ?? (() => undefined);
-  // A Map, not the options object: a tool named "constructor" must not find Object.prototype.constructor.
-  const toolScopes = new Map<string, readonly string[]>();
-  for (const [tool, scopes] of Object.entries(options.toolScopes ?? {})) {
-    toolScopes.set(tool, [...new Set([...requiredScopes, ...scopes])]);
-  }
+  const toolScopes = new ToolScopes(requiredScopes, options.toolScopes);
 
-  const unauthorized = (): Response =>
-    authErrorResponse(401, 'unauthorized', 'This MCP server needs an OAuth access token (Authorization: Bearer)', {
+  const unauthorized = (): BuiltRefusal =>
+    authRefusal(401, 'unauthorized', 'This MCP server needs an OAuth access token (Authorization: Bearer)', {
       resourceMetadata: resourceMetadataUrl,
       scope: challengeScopes,
     });
 
-  const insufficient = (needed: readonly string[], missing: readonly string[]): Response => {
+  const insufficient = (needed: readonly string[], missing: readonly string[]): BuiltRefusal => {
     const description = `The token lacks the scope${missing.length === 1 ? '' : 's'} ${missing.join(' ')}`;
-    return authErrorResponse(403, 'insufficient_scope', description, {
+    return authRefusal(403, 'insufficient_scope', description, {
       error: 'insufficient_scope',
       errorDescription: description,
       resourceMetadata: resourceMetadataUrl,
@@ -110,19 +142,19 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     });
   };
 
-  const invalidToken = (description: string): Response =>
-    authErrorResponse(401, 'invalid_token', description, {
+  const invalidToken = (description: string): BuiltRefusal =>
+    authRefusal(401, 'invalid_token', description, {
       error: 'invalid_token',
       errorDescription: description,
       resourceMetadata: resourceMetadataUrl,
       scope: challengeScopes,
     });
 
-  async function authenticate(request: Request): Promise<AuthInfo | Response> {
-    const read = readBearerToken(request);
+  // The one check behind both entry points: web `Request` and Node request differ only in how the token is read.
+  async function check(read: BearerTokenResult, request: Request | undefined): Promise<AuthInfo | BuiltRefusal> {
     if (read.kind === 'missing') return unauthorized();
     if (read.kind === 'malformed') {
-      return authErrorResponse(400, 'invalid_request', read.reason, {
+      return authRefusal(400, 'invalid_request', read.reason, {
         error: 'invalid_request',
         errorDescription: read.reason,
         resourceMetadata: resourceMetadataUrl,
@@ -130,16 +162,16 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     }
     let auth: AuthInfo;
     try {
-      auth = await verifier.verify(read.token, { resource, request });
+      auth = await verifier.verify(read.token, request === undefined ? { resource } : { resource, request });
     } catch (error) {
       if (error instanceof TokenVerificationError && error.code === 'invalid_token') {
         return invalidToken(error.message);
       }
       onError(error);
       if (error instanceof TokenVerificationError) {
-        return authErrorResponse(503, 'temporarily_unavailable', error.message, undefined);
+        return authRefusal(503, 'temporarily_unavailable', error.message, undefined);
       }
-      return authErrorResponse(500, 'server_error', 'The access token could not be checked', undefined);
+      return authRefusal(500, 'server_error', 'The access token could not be checked', undefined);
     }
     // Verifiers of your own may not check expiry; a token past its exp is never accepted here.
     if (auth.expiresAt !== undefined && auth.expiresAt <= nowSeconds()) {
@@ -150,21 +182,34 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     return auth;
   }
 
+  async function authenticate(request: Request): Promise<AuthInfo | Response> {
+    const result = await check(readBearerToken(request), request);
+    return result instanceof BuiltRefusal ? refusalResponse(result) : result;
+  }
+
+  const authenticateNode = (request: NodeRequestLike): Promise<AuthInfo | AuthRefusal> =>
+    check(readNodeBearerToken(request), undefined);
+
   const authorize = (message: JsonRpcRequest, auth: AuthInfo | undefined): Response | undefined => {
-    if (message.method !== 'tools/call' || toolScopes.size === 0) return undefined;
-    const name = (message.params as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string') return undefined;
-    const needed = toolScopes.get(name);
-    if (needed === undefined) return undefined;
+    const need = toolScopes.needOf(message);
+    if (need === undefined) return undefined;
     if (auth === undefined) {
-      return authErrorResponse(401, 'unauthorized', `The tool "${name}" needs an OAuth access token`, {
-        resourceMetadata: resourceMetadataUrl,
-        scope: needed,
-      });
+      return refusalResponse(
+        authRefusal(401, 'unauthorized', `The tool "${need.tool}" needs an OAuth access token`, {
+          resourceMetadata: resourceMetadataUrl,
+          scope: need.scopes,
+        }),
+      );
     }
-    const missing = missingScopes(auth.scopes, needed);
-    return missing.length === 0 ? undefined : insufficient(needed, missing);
+    const missing = missingScopes(auth.scopes, need.scopes);
+    return missing.length === 0 ? undefined : refusalResponse(insufficient(need.scopes, missing));
   };
+
+  const interceptor = createBearerInterceptor({ toolScopes, resourceMetadataUrl, requiredScopes });
+  const webSocket: BearerWebSocketOptions = Object.freeze({
+    authenticate: authenticateNode,
+    interceptors: Object.freeze([interceptor]),
+  });
 
   function protect<H extends AuthenticatedHandler>(handler: H): H {
     const handle = async (request: Request, extra?: { auth?: AuthInfo }): Promise<Response> => {
@@ -183,5 +228,14 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     });
   }
 
-  return { resource, resourceMetadataUrl, authenticate, authorize, protect };
+  return {
+    resource,
+    resourceMetadataUrl,
+    authenticate,
+    authenticateNode,
+    authorize,
+    interceptor,
+    forWebSocket: () => webSocket,
+    protect,
+  };
 }

@@ -1,6 +1,7 @@
 import {
   type AuthInfo,
   type JsonRpcMessage,
+  type JsonRpcRequest,
   type MessageInfo,
   type Transport,
   validateMessage,
@@ -27,8 +28,21 @@ export interface SseHandlerOptions extends HostOriginOptions {
   keepAliveMs?: number;
   /** At most this many open streams. Default 10 000. */
   maxSessions?: number;
-  /** Who owns a session (see the Streamable HTTP handler). */
+  /**
+   * Who owns a session: a POST carrying another identity than the one that opened the stream gets 404. Default:
+   * `clientId` and `subject` of the `AuthInfo`, or the token when it has neither (as the Streamable HTTP handler).
+   */
   principalOf?: (auth: AuthInfo) => string | undefined;
+  /**
+   * Decides, for each POSTed JSON-RPC request before it reaches the session, whether its identity may make it: return
+   * a `Response` to refuse (it answers the POST, e.g. 403 `insufficient_scope`; nothing is sent on the stream and
+   * nothing runs), `undefined` to let it through. The same hook as the Streamable HTTP handler's:
+   * `@mcpkit/middleware`'s `bearer.authorize` checks per-tool scopes.
+   */
+  authorize?: (
+    message: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+  ) => Response | undefined | Promise<Response | undefined>;
 }
 
 /** The legacy HTTP+SSE endpoints as one web-standard handler: GET opens a stream, POST delivers a message. */
@@ -74,11 +88,16 @@ function defaultPrincipal(auth: AuthInfo): string | undefined {
 
 /**
  * Serves old (2024-11-05) HTTP+SSE clients. Mount it at both the stream path (GET, e.g. `/sse`) and the endpoint
- * path (POST, `/messages`); the method decides what it does. Each stream is one session of the same server.
+ * path (POST, `/messages`); the method decides what it does. Each stream is one session of the same server, owned by
+ * the identity that opened it (`extra.auth` of the GET): POSTs from anyone else get 404.
  *
  * @example
  * const sse = createSseHandler(server, { endpoint: '/messages' });
  * // GET /sse and POST /messages → sse.handle(request)
+ *
+ * @example
+ * // Behind bearer auth (@mcpkit/middleware), with per-tool scopes:
+ * const sse = bearer.protect(createSseHandler(server, { authorize: bearer.authorize }));
  */
 export function createSseHandler(server: McpServer | Server, options: SseHandlerOptions = {}): SseHandler {
   const core = server instanceof McpServer ? server.server : server;
@@ -88,6 +107,7 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const maxSessions = options.maxSessions ?? 10_000;
   const principalOf = options.principalOf ?? defaultPrincipal;
+  const authorize = options.authorize;
   const sessions = new Map<string, SseSessionTransport>();
   let closed = false;
 
@@ -129,9 +149,14 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     }
     const checked = validateMessage(value);
     if (!checked.ok) return jsonResponse(400, checked.error);
+    const message = checked.message;
+    if (authorize !== undefined && 'method' in message && 'id' in message) {
+      const refused = await authorize(message, auth);
+      if (refused !== undefined) return refused;
+    }
     const info: MessageInfo =
       auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
-    transport.onmessage?.(checked.message, info);
+    transport.onmessage?.(message, info);
     return new Response('Accepted', { status: 202 });
   };
 

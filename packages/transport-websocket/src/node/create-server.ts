@@ -1,11 +1,12 @@
 import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AuthInfo, MessageInfo } from '@mcpkit/jsonrpc-core';
+import type { AuthInfo, Interceptor, MessageInfo } from '@mcpkit/jsonrpc-core';
 import type { Server } from '@mcpkit/server';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MCP_SUBPROTOCOL } from '../client-transport';
 import { isLoopbackAddress, originAllowed } from './origin-policy';
 import { DEFAULT_MAX_BUFFERED_BYTES, WebSocketServerTransport } from './server-transport';
+import { refuseUpgrade, type UpgradeRefusal, upgradeRefusalOf } from './upgrade-refusal';
 
 /** The default largest inbound message: 4 MiB (a bigger frame closes the connection with 1009). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -36,12 +37,22 @@ export interface WebSocketServerOptions {
   maxBufferedBytes?: number;
   /**
    * Runs at upgrade time. Return the identity (handlers see it as `ctx.auth`), `undefined` for an anonymous
-   * connection, or `false` to refuse the upgrade with 401.
+   * connection, or a refusal: an {@link UpgradeRefusal} (`{ status, headers, body }`, e.g. a 401 with
+   * `WWW-Authenticate`), a web `Response`, or `false` for a bare 401. `@mcpkit/middleware`'s bearer auth provides
+   * one: `...bearer.forWebSocket()`.
    */
-  authenticate?: (request: IncomingMessage) => AuthInfo | undefined | false | Promise<AuthInfo | undefined | false>;
+  authenticate?: (request: IncomingMessage) => WebSocketAuthResult | Promise<WebSocketAuthResult>;
+  /**
+   * jsonrpc-core interceptors installed on every connection's session before its first message is read: checks per
+   * request on a connection authenticated once (bearer auth's per-tool scopes), logging, metrics.
+   */
+  interceptors?: readonly Interceptor[];
   /** Problems that concern no single request: a throwing `authenticate`, a socket error. */
   onerror?: (error: Error) => void;
 }
+
+/** What `authenticate` answers: an identity, anonymous (`undefined`), or a refusal of the upgrade. */
+export type WebSocketAuthResult = AuthInfo | undefined | false | UpgradeRefusal | Response;
 
 /** A running WebSocket endpoint for one `McpServer`. */
 export interface McpWebSocketServer {
@@ -84,6 +95,7 @@ export async function createWebSocketServer(
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const heartbeatMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const report = (error: Error) => options.onerror?.(error);
+  const interceptors = [...(options.interceptors ?? [])];
 
   const owned = options.server === undefined;
   const httpServer =
@@ -125,22 +137,28 @@ export async function createWebSocketServer(
       );
       return;
     }
-    void authenticate(request).then(
-      (auth) => {
-        if (auth === false) {
-          refuse(socket, 401, 'Unauthorized: the authenticate hook refused this connection');
-          return;
-        }
-        wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, auth));
-      },
-      (error: unknown) => {
+    void authenticate(request)
+      .then(
+        (auth) => {
+          if (auth === undefined || !isRefusal(auth)) {
+            wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request, auth));
+            return;
+          }
+          return upgradeRefusalOf(auth).then((refusal) => refuseUpgrade(socket, refusal));
+        },
+        (error: unknown) => {
+          report(error instanceof Error ? error : new Error(String(error)));
+          refuse(socket, 500, 'Internal Server Error: authentication failed');
+        },
+      )
+      .catch((error: unknown) => {
+        // A refusal that cannot be written as given (a bad status or header): a server bug, not the client's.
         report(error instanceof Error ? error : new Error(String(error)));
         refuse(socket, 500, 'Internal Server Error: authentication failed');
-      },
-    );
+      });
   };
 
-  const authenticate = async (request: IncomingMessage): Promise<AuthInfo | undefined | false> =>
+  const authenticate = async (request: IncomingMessage): Promise<WebSocketAuthResult> =>
     options.authenticate === undefined ? undefined : options.authenticate(request);
 
   const accept = (ws: WebSocket, request: IncomingMessage, auth: AuthInfo | undefined) => {
@@ -150,10 +168,20 @@ export async function createWebSocketServer(
     const info: MessageInfo = { request: { url: request.url, headers: flattenHeaders(request) } };
     if (auth !== undefined) info.auth = auth;
     const transport = new WebSocketServerTransport(ws, { info, maxBufferedBytes });
-    mcpServer.connect(transport, { fixEra: true }).catch((error: unknown) => {
-      report(error instanceof Error ? error : new Error(String(error)));
-      ws.terminate();
-    });
+    // Frames may already be on their way (a client can send one right behind its handshake): hold the socket until
+    // the interceptors are in place, or the first request would run unchecked.
+    const hold = interceptors.length > 0;
+    if (hold) ws.pause();
+    mcpServer.connect(transport, { fixEra: true }).then(
+      (session) => {
+        for (const interceptor of interceptors) session.use(interceptor);
+        if (hold) ws.resume();
+      },
+      (error: unknown) => {
+        report(error instanceof Error ? error : new Error(String(error)));
+        ws.terminate();
+      },
+    );
   };
 
   httpServer.on('upgrade', onUpgrade);
@@ -218,23 +246,20 @@ function flattenHeaders(request: IncomingMessage): Record<string, string | undef
   return headers;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  500: 'Internal Server Error',
-};
+/**
+ * `false` or a refusal from `authenticate`. An identity is what has a string `token` (as `AuthInfo` requires), so
+ * anything else, including a malformed identity, fails closed: refused, or 500 when it is no valid refusal either.
+ */
+function isRefusal(result: Exclude<WebSocketAuthResult, undefined>): result is false | UpgradeRefusal | Response {
+  return result === false || result instanceof Response || typeof (result as Partial<AuthInfo>).token !== 'string';
+}
 
-/** Answers a refused upgrade with a plain HTTP response carrying a JSON-RPC error body, then drops the socket. */
+/** Refuses an upgrade with a JSON-RPC error body (and a bare Bearer challenge on 401). */
 function refuse(socket: Duplex, status: number, message: string, data?: Record<string, unknown>): void {
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message, data } });
-  const extra = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
-  socket.once('finish', () => socket.destroy());
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n${extra}` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (status === 401) headers['www-authenticate'] = 'Bearer';
+  refuseUpgrade(socket, { status, headers, body });
 }
 
 function ignore(): void {}

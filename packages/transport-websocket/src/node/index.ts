@@ -3,6 +3,7 @@ export {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   type McpWebSocketServer,
+  type WebSocketAuthResult,
   type WebSocketServerOptions,
   type WebSocketSessionHost,
 } from './create-server';
@@ -11,3 +12,4 @@ export {
   WebSocketServerTransport,
   type WebSocketServerTransportOptions,
 } from './server-transport';
+export { type UpgradeRefusal, UpgradeRefusalError } from './upgrade-refusal';

@@ -1,0 +1,179 @@
+// Legacy HTTP+SSE with an identity: it reaches handlers, owns the stream's session, and the authorize hook can refuse
+// a POSTed request before it runs.
+import type { AuthInfo, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import { createParser } from 'eventsource-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSseHandler, type SseHandler, type SseHandlerOptions } from '../../src/index';
+import { type Loose, makeServer, URL_ } from './harness';
+
+const empty = { type: 'object', properties: {} } as const;
+const alice: AuthInfo = { token: 'alice-1', clientId: 'app', subject: 'alice', scopes: ['read'] };
+const bob: AuthInfo = { token: 'bob-1', clientId: 'app', subject: 'bob', scopes: ['read', 'write'] };
+
+const handlers: SseHandler[] = [];
+afterEach(async () => {
+  await Promise.all(handlers.splice(0).map((handler) => handler.close()));
+});
+
+/** The JSON-RPC messages of an SSE stream, one at a time, each awaited at most 3 s. */
+function messageReader(stream: Response) {
+  const queue: { event: string | undefined; data: string }[] = [];
+  const parser = createParser({ onEvent: (event) => queue.push({ event: event.event, data: event.data }) });
+  const reader = stream.body!.getReader();
+  const decoder = new TextDecoder();
+  return {
+    async next(): Promise<{ event: string | undefined; data: string }> {
+      const deadline = Date.now() + 3_000;
+      while (queue.length === 0) {
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) throw new Error('no SSE event within 3 s');
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<'timeout'>((resolve) => {
+            timer = setTimeout(() => resolve('timeout'), remaining);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (chunk === 'timeout') continue;
+        if (chunk.done) throw new Error('the SSE stream ended');
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
+      }
+      return queue.shift()!;
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+async function open(options: SseHandlerOptions = {}) {
+  const { server } = makeServer();
+  const ran: string[] = [];
+  server.registerTool('identity', { inputSchema: empty }, (_args, ctx) => {
+    ran.push('identity');
+    return { content: [{ type: 'text', text: `${ctx.auth?.subject} ${ctx.auth?.token}` }] };
+  });
+  server.registerTool('delete', { inputSchema: empty }, () => {
+    ran.push('delete');
+    return { content: [{ type: 'text', text: 'deleted' }] };
+  });
+  const sse = createSseHandler(server, { endpoint: '/messages', keepAliveMs: 0, ...options });
+  handlers.push(sse);
+  return { sse, ran };
+}
+
+async function connect(sse: SseHandler, auth: AuthInfo | undefined) {
+  const stream = await sse.handle(new Request(URL_, { headers: { host: 'localhost', accept: 'text/event-stream' } }), {
+    auth,
+  });
+  expect(stream.status).toBe(200);
+  const messages = messageReader(stream);
+  const endpoint = await messages.next();
+  expect(endpoint.event).toBe('endpoint');
+  let id = 1;
+  // `as` given (even undefined): POST as that identity; omitted: as the stream's owner.
+  const post = (body: unknown, ...as: [AuthInfo | undefined] | []) =>
+    sse.handle(
+      new Request(new URL(endpoint.data, URL_), {
+        method: 'POST',
+        headers: { host: 'localhost', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      { auth: as.length === 0 ? auth : as[0] },
+    );
+  const call = (name: string, ...as: [AuthInfo | undefined] | []) =>
+    post({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: {} } }, ...as);
+  const accepted = await post({
+    jsonrpc: '2.0',
+    id: id++,
+    method: 'initialize',
+    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+  });
+  expect(accepted.status).toBe(202);
+  expect(JSON.parse((await messages.next()).data).result.protocolVersion).toBe('2024-11-05');
+  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+  return { messages, post, call };
+}
+
+describe('legacy HTTP+SSE with an identity', () => {
+  it('hands the identity of each POST to handlers as ctx.auth', async () => {
+    const { sse } = await open();
+    const { messages, call } = await connect(sse, alice);
+    expect((await call('identity')).status).toBe(202);
+    const answer: Loose = JSON.parse((await messages.next()).data);
+    expect(answer.result.content[0].text).toBe('alice alice-1');
+    // A refreshed token of the same identity keeps the session, and handlers see the new token.
+    expect((await call('identity', { ...alice, token: 'alice-2' })).status).toBe(202);
+    expect(JSON.parse((await messages.next()).data).result.content[0].text).toBe('alice alice-2');
+    await messages.cancel();
+  });
+
+  it("refuses another identity's (or an anonymous) POST to the session with 404; nothing runs", async () => {
+    const { sse, ran } = await open();
+    const { messages, call } = await connect(sse, alice);
+    const theirs = await call('identity', bob);
+    expect(theirs.status).toBe(404);
+    expect((await theirs.json()).error.message).toMatch(/Session not found/);
+    expect((await call('identity', undefined)).status).toBe(404);
+    expect(ran).toEqual([]);
+    await messages.cancel();
+  });
+
+  it('does not let an identity take over an anonymous stream', async () => {
+    const { sse, ran } = await open();
+    const { messages, call } = await connect(sse, undefined);
+    expect((await call('identity', alice)).status).toBe(404);
+    expect(ran).toEqual([]);
+    await messages.cancel();
+  });
+
+  it('uses principalOf to decide who owns a session', async () => {
+    const { sse } = await open({ principalOf: (auth) => auth.clientId });
+    const { messages, call } = await connect(sse, alice);
+    // Same client, another user: one owner under this principalOf.
+    expect((await call('identity', bob)).status).toBe(202);
+    expect(JSON.parse((await messages.next()).data).result.content[0].text).toBe('bob bob-1');
+    await messages.cancel();
+  });
+
+  it('runs authorize on each POSTed request: a refusal answers the POST and the request never runs', async () => {
+    const asked: { method: string; subject: string | undefined }[] = [];
+    const authorize = (message: JsonRpcRequest, auth: AuthInfo | undefined) => {
+      asked.push({ method: message.method, subject: auth?.subject });
+      const name = (message.params as { name?: string } | undefined)?.name;
+      if (name !== 'delete' || auth?.scopes?.includes('write')) return undefined;
+      return new Response('{"error":"insufficient_scope"}', {
+        status: 403,
+        headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read write"' },
+      });
+    };
+    const { sse, ran } = await open({ authorize });
+    const { messages, call, post } = await connect(sse, alice);
+    const refused = await call('delete');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
+    expect((await call('identity')).status).toBe(202);
+    // The next event on the stream is identity's answer: the refused call sent nothing there.
+    expect(JSON.parse((await messages.next()).data).result.content[0].text).toBe('alice alice-1');
+    expect(ran).toEqual(['identity']);
+    // Notifications and responses are not requests: authorize is not asked about them.
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' })).status).toBe(202);
+    expect(asked.map((entry) => entry.method)).toEqual(['initialize', 'tools/call', 'tools/call']);
+    expect(asked.every((entry) => entry.subject === 'alice')).toBe(true);
+    await messages.cancel();
+  });
+
+  it('asks authorize only after the session check, so another identity learns nothing from it', async () => {
+    let asked = 0;
+    const { sse } = await open({
+      authorize: () => {
+        asked += 1;
+        return undefined;
+      },
+    });
+    const { messages, call } = await connect(sse, alice);
+    const before = asked;
+    expect((await call('identity', bob)).status).toBe(404);
+    expect(asked).toBe(before);
+    await messages.cancel();
+  });
+});
