@@ -1,3 +1,5 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
 /** The codes of {@link McpClientError}: problems the client found locally, never errors the server sent. */
 export type McpClientErrorCode =
   /** A method was called before `connect()` finished, or after `close()`. */
@@ -23,8 +25,6 @@ export type McpClientErrorCode =
   /** The subscription could not be set up or ended before it was acknowledged. */
   | 'ERR_SUBSCRIPTION';
 
-const BRAND = Symbol.for('@mcpkit/client/McpClientError');
-
 /**
  * An error the client raised itself (a protocol rule the server broke, a missing handler, a failed negotiation). Errors
  * the server answered with are `JsonRpcError`s (from `@mcpkit/jsonrpc-core`); refused calls to capabilities the server
@@ -39,20 +39,7 @@ const BRAND = Symbol.for('@mcpkit/client/McpClientError');
  * }
  * ```
  */
-export class McpClientError extends Error {
-  override name = 'McpClientError';
-  readonly code: McpClientErrorCode;
-  readonly data: Record<string, unknown>;
-  readonly [BRAND] = true;
-
-  constructor(code: McpClientErrorCode, message: string, data: Record<string, unknown> = {}, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-
-  /** True for an `McpClientError`, also one from another copy of this package. */
-  static is(value: unknown): value is McpClientError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
-  }
-}
+export class McpClientError extends defineCodedError<McpClientErrorCode>(
+  'McpClientError',
+  '@mcpkit/client/McpClientError',
+) {}

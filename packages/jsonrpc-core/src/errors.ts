@@ -1,3 +1,4 @@
+import { brandPrototype, type CodedErrorArgs, defineCodedError, hasBrand, markErrorFactoryClass } from './coded-error';
 import type { JsonRpcErrorObject, RequestId } from './messages';
 
 /**
@@ -21,60 +22,28 @@ export const JsonRpcErrorCode = {
 
 export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];
 
-// Brands are registered symbols (Symbol.for), so two copies of this package in one program (two bundles, a CJS and an
-// ESM build, a vendored copy) still recognise each other's errors. `instanceof` on the base classes checks the brand;
-// subclasses keep ordinary prototype-chain `instanceof`.
+// Brands are registered symbols (Symbol.for), so two copies of this package in one program still recognise each
+// other's errors. `instanceof` on the base classes checks the brand; subclasses keep ordinary prototype-chain
+// `instanceof`.
 const JSON_RPC_ERROR_BRAND = Symbol.for('@mcpkit/jsonrpc-core/JsonRpcError');
-
-function hasBrand(value: unknown, brand: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as { [key: symbol]: unknown })[brand] === true;
-}
-
-function brandPrototype(prototype: object, brand: symbol): void {
-  Object.defineProperty(prototype, brand, { value: true });
-}
 
 function isInstance(ctor: Function, base: Function, value: unknown, brand: symbol): boolean {
   return ctor === base ? hasBrand(value, brand) : Function.prototype[Symbol.hasInstance].call(ctor, value);
 }
 
-// The class `defineLocalError` returns is never exported: its direct subclass is. That class checks the brand (so it
-// recognises instances from another copy of this package); classes derived from it check the prototype chain.
-function instanceOfLocal(receiver: Function, base: Function, value: unknown, brand: symbol): boolean {
-  return Object.getPrototypeOf(receiver) === base
-    ? hasBrand(value, brand)
-    : Function.prototype[Symbol.hasInstance].call(receiver, value);
-}
-
 /**
- * Defines a local error class: one that this side raised (never something the peer said), with a string `code`, a
- * typed `data` and a brand, so `is()` and `instanceof` on the defined class recognise instances from another copy of
- * this package. A subclass of the defined class keeps ordinary prototype-chain `instanceof`.
+ * Defines a local error class: one that this side raised (never something the peer said), with a fixed string `code`
+ * and a brand under `@mcpkit/jsonrpc-core/<name>`. The constructor takes `(message, data, options)`.
  */
 function defineLocalError<Code extends string, Data>(name: string, code: Code) {
-  const brand = Symbol.for(`@mcpkit/jsonrpc-core/${name}`);
-  abstract class LocalError extends Error {
-    override name = name;
-    readonly code: Code = code;
-    readonly data: Data;
-
+  const Base = defineCodedError<Code, Data>(name, `@mcpkit/jsonrpc-core/${name}`);
+  abstract class LocalError extends Base {
     constructor(message: string, data: Data, options?: ErrorOptions) {
-      super(message, options);
-      this.data = data;
-    }
-
-    /** True for any instance of this error class, including one from another copy of this package. */
-    // biome-ignore lint/suspicious/noExplicitAny: any constructor signature; only the instance type matters
-    static is<T>(this: abstract new (...args: any[]) => T, value: unknown): value is T {
-      return hasBrand(value, brand);
-    }
-
-    static override [Symbol.hasInstance](value: unknown): boolean {
-      // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with
-      return instanceOfLocal(this, LocalError, value, brand);
+      // `Data` is generic here, so the conditional tuple of the base's tail cannot be resolved: it is [data, options].
+      super(code, message, ...([data, options] as CodedErrorArgs<Data>));
     }
   }
-  brandPrototype(LocalError.prototype, brand);
+  markErrorFactoryClass(LocalError);
   return LocalError;
 }
 

@@ -1,3 +1,9 @@
+export {
+  type CodedError,
+  type CodedErrorArgs,
+  type CodedErrorClass,
+  defineCodedError,
+} from './coded-error';
 export type { NotificationContext, RequestContext } from './context';
 export {
   ConnectionClosedError,

@@ -13,6 +13,7 @@ export { BearerErrorCode, type BearerErrorData } from './auth/bearer-errors';
 export { type BearerTokenResult, readBearerToken } from './auth/bearer-token';
 export {
   AuthConfigError,
+  type AuthConfigErrorData,
   type TokenRefusalReason,
   TokenVerificationError,
   type TokenVerificationErrorCode,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createIntrospectionVerifier, type IntrospectionVerifierOptions, TokenVerificationError } from '../src/index';
+import { createIntrospectionVerifier, type IntrospectionVerifierOptions } from '../src/index';
 import { RESOURCE } from './fixtures/issuer';
+import { refusal } from './fixtures/refusal';
 
 const ENDPOINT = 'https://auth.example.test/introspect';
 const context = { resource: RESOURCE };
@@ -32,15 +33,6 @@ function verifierWith(
     ...options,
   });
   return { verifier, calls: endpoint.calls };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<TokenVerificationError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TokenVerificationError);
-  return error as TokenVerificationError;
 }
 
 describe('createIntrospectionVerifier', () => {

@@ -1,18 +1,10 @@
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { AuthConfigError, createJwtVerifier, TokenVerificationError } from '../src/index';
+import { AuthConfigError, createJwtVerifier } from '../src/index';
 import { b64url, createTestIssuer, ISSUER, RESOURCE } from './fixtures/issuer';
+import { refusal } from './fixtures/refusal';
 
 const context = { resource: RESOURCE };
-
-async function refusal(promise: Promise<unknown>): Promise<TokenVerificationError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TokenVerificationError);
-  return error as TokenVerificationError;
-}
 
 describe('createJwtVerifier', async () => {
   const issuer = await createTestIssuer();

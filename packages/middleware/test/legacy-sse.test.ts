@@ -1,12 +1,11 @@
 // Bearer auth in front of the legacy HTTP+SSE handler: the stream and every POST authenticated, the session owned by
 // the identity that opened it, per-tool scopes through the same authorize hook as Streamable HTTP.
-import { McpServer } from '@mcpkit/server';
 import { createSseHandler, type SseHandler } from '@mcpkit/transport-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBearerAuth, createJwtVerifier } from '../src/index';
-import { createTestIssuer, ISSUER, RESOURCE } from './fixtures/issuer';
+import { createTestIssuer, ISSUER } from './fixtures/issuer';
+import { createProtectedServer, PROTECTED_SCOPES } from './fixtures/protected-server';
 
-const empty = { type: 'object', properties: {} } as const;
 const SSE_URL = 'http://127.0.0.1:3000/sse';
 
 const handlers: SseHandler[] = [];
@@ -49,21 +48,10 @@ describe('bearer auth in front of createSseHandler', async () => {
   const bob = await issuer.mint({ scope: 'mcp:tools files:write', sub: 'bob' });
 
   function setup() {
-    const server = new McpServer({ name: 'protected-sse', version: '1.0.0' });
-    const ran: string[] = [];
-    server.registerTool('whoami', { inputSchema: empty }, (_args, ctx) => {
-      ran.push('whoami');
-      return { content: [{ type: 'text', text: `${ctx.auth?.subject} ${ctx.auth?.scopes?.join(',')}` }] };
-    });
-    server.registerTool('delete_file', { inputSchema: empty }, () => {
-      ran.push('delete_file');
-      return { content: [{ type: 'text', text: 'deleted' }] };
-    });
+    const { server, ran } = createProtectedServer('protected-sse');
     const bearer = createBearerAuth({
-      resource: RESOURCE,
+      ...PROTECTED_SCOPES,
       verifier: createJwtVerifier({ issuer: ISSUER, keySet: issuer.jwks }),
-      requiredScopes: ['mcp:tools'],
-      toolScopes: { delete_file: ['files:write'] },
     });
     const sse = createSseHandler(server, { authorize: bearer.authorize, keepAliveMs: 0 });
     handlers.push(sse);
@@ -123,7 +111,7 @@ describe('bearer auth in front of createSseHandler', async () => {
     expect(ran).toEqual([]);
 
     expect((await post(reader, 'tools/call', { name: 'whoami', arguments: {} })).status).toBe(202);
-    expect(JSON.parse(await nextData(events, buffer)).result.content[0].text).toBe('alice mcp:tools');
+    expect(JSON.parse(await nextData(events, buffer)).result.content[0].text).toBe('alice app mcp:tools legacy');
     expect(ran).toEqual(['whoami']);
     await events.cancel();
   });

@@ -1,32 +1,21 @@
 // Bearer auth in front of a real Streamable HTTP endpoint (in process, and once through the node adapter).
 import { createServer } from 'node:http';
-import { buildRequestMeta, standardHeadersFor } from '@mcpkit/protocol';
-import { McpServer } from '@mcpkit/server';
+import { standardHeadersFor } from '@mcpkit/protocol';
 import { createStreamableHttpHandler, withCors } from '@mcpkit/transport-http';
 import { toNodeHandler } from '@mcpkit/transport-http/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BearerAuth, createBearerAuth, createJwtVerifier } from '../src/index';
 import { createTestIssuer, ISSUER, RESOURCE, type TestIssuer } from './fixtures/issuer';
+import {
+  createProtectedServer,
+  legacyToolCall as legacyCall,
+  legacyInitialize,
+  modernToolCall as modernCall,
+  PROTECTED_SCOPES,
+} from './fixtures/protected-server';
 
-const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 const ACCEPT = 'application/json, text/event-stream';
-const empty = { type: 'object', properties: {} } as const;
-
-let nextId = 1;
-
-function modernCall(name: string) {
-  return {
-    jsonrpc: '2.0' as const,
-    id: nextId++,
-    method: 'tools/call',
-    params: { name, arguments: {}, _meta: buildRequestMeta({ protocolVersion: MODERN, clientCapabilities: {} }) },
-  };
-}
-
-function legacyCall(name: string) {
-  return { jsonrpc: '2.0' as const, id: nextId++, method: 'tools/call', params: { name, arguments: {} } };
-}
 
 function post(body: unknown, headers: Record<string, string> = {}, url = RESOURCE): Request {
   const message = body as { params?: { _meta?: unknown } };
@@ -40,26 +29,12 @@ function post(body: unknown, headers: Record<string, string> = {}, url = RESOURC
 
 const bearerHeader = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** One McpServer behind bearer auth: `whoami` shows ctx.auth, `delete_file` needs files:write. */
+/** The protected server behind bearer auth, answering JSON. */
 function setup(issuer: TestIssuer) {
-  const server = new McpServer({ name: 'protected', version: '1.0.0' });
-  const ran: string[] = [];
-  server.registerTool('whoami', { inputSchema: empty }, (_args, ctx) => {
-    ran.push('whoami');
-    const auth = ctx.auth;
-    return {
-      content: [{ type: 'text', text: `${auth?.subject} ${auth?.clientId} ${auth?.scopes?.join(',')} ${ctx.era}` }],
-    };
-  });
-  server.registerTool('delete_file', { inputSchema: empty }, () => {
-    ran.push('delete_file');
-    return { content: [{ type: 'text', text: 'deleted' }] };
-  });
+  const { server, ran } = createProtectedServer('protected');
   const bearer = createBearerAuth({
-    resource: RESOURCE,
+    ...PROTECTED_SCOPES,
     verifier: createJwtVerifier({ issuer: ISSUER, keySet: issuer.jwks }),
-    requiredScopes: ['mcp:tools'],
-    toolScopes: { delete_file: ['files:write'] },
   });
   const endpoint = createStreamableHttpHandler(server, { responseMode: 'json', authorize: bearer.authorize });
   return { server, bearer, endpoint, handler: bearer.protect(endpoint), ran };
@@ -127,17 +102,7 @@ describe('bearer auth in front of createStreamableHttpHandler', async () => {
 
   it('checks the tool scope of legacy requests too, and refuses a whole batch on its first refusal', async () => {
     const { handler, ran } = made();
-    const init = await handler.handle(
-      post(
-        {
-          jsonrpc: '2.0',
-          id: nextId++,
-          method: 'initialize',
-          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-        },
-        bearerHeader(reader),
-      ),
-    );
+    const init = await handler.handle(post(legacyInitialize('2025-03-26'), bearerHeader(reader)));
     const sessionId = init.headers.get('mcp-session-id')!;
     const headers = { ...bearerHeader(reader), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
     const batch = await handler.handle(post([legacyCall('whoami'), legacyCall('delete_file')], headers));
@@ -150,17 +115,7 @@ describe('bearer auth in front of createStreamableHttpHandler', async () => {
 
   it("binds a legacy session to its identity: another identity's token gets 404 for that session id", async () => {
     const { handler, ran } = made();
-    const init = await handler.handle(
-      post(
-        {
-          jsonrpc: '2.0',
-          id: nextId++,
-          method: 'initialize',
-          params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } },
-        },
-        bearerHeader(reader),
-      ),
-    );
+    const init = await handler.handle(post(legacyInitialize(LEGACY), bearerHeader(reader)));
     const sessionId = init.headers.get('mcp-session-id');
     expect(sessionId).toBeTruthy();
     const session = { 'mcp-session-id': sessionId!, 'mcp-protocol-version': LEGACY };

@@ -1,8 +1,6 @@
 // Bearer auth on the WebSocket server: refusals at the upgrade, the identity in handlers, per-tool scopes and token
 // expiry as JSON-RPC errors. Real connections on 127.0.0.1.
 import type { AuthInfo } from '@mcpkit/jsonrpc-core';
-import { buildRequestMeta } from '@mcpkit/protocol';
-import { McpServer } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type BearerAuthOptions,
@@ -11,7 +9,14 @@ import {
   createJwtVerifier,
   TokenVerificationError,
 } from '../src/index';
-import { createTestIssuer, ISSUER, RESOURCE, type TestIssuer } from './fixtures/issuer';
+import { createTestIssuer, ISSUER, type TestIssuer } from './fixtures/issuer';
+import {
+  createProtectedServer,
+  legacyInitialize,
+  legacyToolCall,
+  modernToolCall as modernCall,
+  PROTECTED_SCOPES,
+} from './fixtures/protected-server';
 import { openRawWebSocket } from './fixtures/raw-websocket';
 import {
   createWebSocketServer,
@@ -19,48 +24,20 @@ import {
   type WebSocketServerOptions,
 } from './fixtures/websocket-server';
 
-const empty = { type: 'object', properties: {} } as const;
 const METADATA = 'http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp';
-
-let nextId = 1;
-function modernCall(name: string) {
-  return {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method: 'tools/call',
-    params: { name, arguments: {}, _meta: buildRequestMeta({ protocolVersion: '2026-07-28', clientCapabilities: {} }) },
-  };
-}
 
 const endpoints: McpWebSocketServer[] = [];
 afterEach(async () => {
   await Promise.all(endpoints.splice(0).map((endpoint) => endpoint.close()));
 });
 
-/** `whoami` shows ctx.auth; `delete_file` needs files:write on top of mcp:tools. */
+/** The protected server on a WebSocket endpoint, bearer auth at the upgrade (`bearerOptions` override the defaults). */
 async function serve(
   bearerOptions: Partial<BearerAuthOptions> & Pick<BearerAuthOptions, 'verifier'>,
   ws?: WebSocketServerOptions,
 ) {
-  const mcp = new McpServer({ name: 'protected-ws', version: '1.0.0' });
-  const ran: string[] = [];
-  mcp.registerTool('whoami', { inputSchema: empty }, (_args, ctx) => {
-    ran.push('whoami');
-    const auth = ctx.auth;
-    return {
-      content: [{ type: 'text', text: `${auth?.subject} ${auth?.clientId} ${auth?.scopes?.join(',')} ${ctx.era}` }],
-    };
-  });
-  mcp.registerTool('delete_file', { inputSchema: empty }, () => {
-    ran.push('delete_file');
-    return { content: [{ type: 'text', text: 'deleted' }] };
-  });
-  const bearer = createBearerAuth({
-    resource: RESOURCE,
-    requiredScopes: ['mcp:tools'],
-    toolScopes: { delete_file: ['files:write'] },
-    ...bearerOptions,
-  });
+  const { server: mcp, ran } = createProtectedServer('protected-ws');
+  const bearer = createBearerAuth({ ...PROTECTED_SCOPES, ...bearerOptions });
   const endpoint = await createWebSocketServer(mcp, { port: 0, ...bearer.forWebSocket(), ...ws });
   endpoints.push(endpoint);
   return { endpoint, ran, bearer };
@@ -139,18 +116,13 @@ describe('bearer auth on the WebSocket upgrade', async () => {
     modern.close();
 
     const legacy = await openRawWebSocket(endpoint.url, bearerHeader(reader));
-    legacy.send({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
-    });
+    legacy.send(legacyInitialize('2025-06-18'));
     expect(await legacy.next()).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
     legacy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    legacy.send({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+    legacy.send(legacyToolCall('whoami'));
     expect(await legacy.next()).toMatchObject({ result: { content: [{ text: 'alice app mcp:tools legacy' }] } });
     // The per-tool check does not depend on the era.
-    legacy.send({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'delete_file', arguments: {} } });
+    legacy.send(legacyToolCall('delete_file'));
     expect(await legacy.next()).toMatchObject({
       error: { code: BearerErrorCode.InsufficientScope, data: { error: 'insufficient_scope', tool: 'delete_file' } },
     });

@@ -1,3 +1,4 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
 import type { ClientCapabilities, ServerCapabilities } from './types/capabilities.js';
 import type { SubscriptionFilter } from './types/subscriptions.js';
 import { isSupportedVersion, type ProtocolVersion } from './versions.js';
@@ -503,14 +504,7 @@ export interface CapabilityErrorData {
  * catch (error) { if (error instanceof CapabilityError) console.log(error.data.missing); }
  * ```
  */
-export class CapabilityError extends Error {
-  override name = 'CapabilityError';
-  readonly code: 'ERR_METHOD_NOT_AVAILABLE' | 'ERR_MISSING_CAPABILITY';
-  readonly data: CapabilityErrorData;
-
-  constructor(code: CapabilityError['code'], message: string, data: CapabilityErrorData) {
-    super(message);
-    this.code = code;
-    this.data = data;
-  }
-}
+export class CapabilityError extends defineCodedError<
+  'ERR_METHOD_NOT_AVAILABLE' | 'ERR_MISSING_CAPABILITY',
+  CapabilityErrorData
+>('CapabilityError', '@mcpkit/protocol/CapabilityError') {}

@@ -1,3 +1,5 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
 /** What went wrong on a WebSocket transport; `code` is stable, the message is for people. */
 export type WebSocketTransportErrorCode =
   /** The socket closed; `data.closeCode` / `data.closeReason` say how. */
@@ -35,22 +37,10 @@ export interface WebSocketTransportErrorData {
  *   if (error instanceof WebSocketTransportError && error.code === 'ERR_WS_BINARY_FRAME') console.warn(error.message);
  * };
  */
-export class WebSocketTransportError extends Error {
-  override readonly name = 'WebSocketTransportError';
-  readonly code: WebSocketTransportErrorCode;
-  readonly data: WebSocketTransportErrorData;
-
-  constructor(
-    code: WebSocketTransportErrorCode,
-    message: string,
-    data: WebSocketTransportErrorData = {},
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-}
+export class WebSocketTransportError extends defineCodedError<WebSocketTransportErrorCode, WebSocketTransportErrorData>(
+  'WebSocketTransportError',
+  '@mcpkit/transport-websocket/WebSocketTransportError',
+) {}
 
 /** Names the well-known close codes, so a message says "1009 (message too big)" and not a bare number. */
 export function describeCloseCode(code: number): string {

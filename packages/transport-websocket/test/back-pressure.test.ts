@@ -1,17 +1,8 @@
-import type { Client } from '@mcpkit/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { McpWebSocketServer } from '../src/node/index';
-import { connectClient, recordingWebSocket, startServer } from './helpers';
+import { closeAfterEach, connectClient, recordingWebSocket, startServer } from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -21,10 +12,9 @@ describe('back-pressure', () => {
     const bound = 512 * 1024;
     const calls = 80; // 20 MiB of responses if nothing held the server back
     const started = await startServer({ maxBufferedBytes: bound }, messageBytes);
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const { WebSocket, sockets } = recordingWebSocket();
     const client = await connectClient(endpoint.url, 'modern', { WebSocket });
-    clients.push(client);
 
     // Watch the server side of the connection: the largest bufferedAmount right after any send.
     const [serverSocket] = [...endpoint.wss.clients];

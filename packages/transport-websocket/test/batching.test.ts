@@ -1,19 +1,15 @@
 import type { Socket } from 'node:net';
 import { McpServer } from '@mcpkit/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { createWebSocketServer, type McpWebSocketServer } from '../src/node/index';
-import { rawSocket } from './helpers';
+import { createWebSocketServer } from '../src/node/index';
+import { closeAfterEach, closeAfterTest, rawSocket } from './helpers';
 
 // Pipelined frames that arrive together are handed to the session several per event-loop turn once the answers are
 // known to be small (one per turn made pipelined WebSocket up to 2.3× slower than stdio), and one per turn while
 // nothing was answered yet. The back-pressure test covers big answers.
 
-let endpoint: McpWebSocketServer | undefined;
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 /** Sends every message in one TCP write, so they reach the server as one chunk of frames. */
 function burst(socket: WebSocket, messages: unknown[]): void {
@@ -57,7 +53,7 @@ describe('server: pipelined frames', () => {
         return { content: [{ type: 'text', text }] };
       },
     );
-    endpoint = await createWebSocketServer(mcp, { port: 0, heartbeatIntervalMs: 0 });
+    const endpoint = closeAfterTest(await createWebSocketServer(mcp, { port: 0, heartbeatIntervalMs: 0 }));
     const socket = await rawSocket(endpoint.url);
     const initialized = collect(socket, 1, 5_000);
     socket.send(

@@ -1,24 +1,14 @@
-import type { Client } from '@mcpkit/client';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpWebSocketServer } from '../src/node/index';
-import { connectClient, startServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach, connectClient, startServer } from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 describe('both eras over one WebSocket server', () => {
   it('serves a 2026-07-28 client and a legacy client from one McpServer at the same time', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const modern = await connectClient(endpoint.url, 'auto');
     const legacy = await connectClient(endpoint.url, 'legacy');
-    clients.push(modern, legacy);
 
     expect(modern.era).toBe('modern');
     expect(modern.protocolVersion).toBe('2026-07-28');
@@ -37,12 +27,11 @@ describe('both eras over one WebSocket server', () => {
 
   it('handles 10 clients calling at once, each getting its own answer', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const url = endpoint.url;
     const many = await Promise.all(
       Array.from({ length: 10 }, (_, index) => connectClient(url, index % 2 === 0 ? 'modern' : 'legacy')),
     );
-    clients.push(...many);
     const results = await Promise.all(
       many.map((client, index) => client.callTool({ name: 'echo', arguments: { text: `client-${index}` } })),
     );
@@ -55,7 +44,7 @@ describe('both eras over one WebSocket server', () => {
 
   it('forgets a session when its client closes', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const client = await connectClient(endpoint.url, 'legacy');
     expect(started.mcp.sessions.size).toBe(1);
     await client.close();

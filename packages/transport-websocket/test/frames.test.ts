@@ -1,22 +1,24 @@
 import type { AddressInfo } from 'node:net';
 import type { JsonRpcMessage } from '@mcpkit/jsonrpc-core';
 import { ConnectionClosedError } from '@mcpkit/jsonrpc-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { WebSocketTransportError } from '../src/index';
-import type { McpWebSocketServer } from '../src/node/index';
-import { clientTransport, closeEvent, MODERN_META, nextMessage, rawSocket, startServer } from './helpers';
+import {
+  clientTransport,
+  closeAfterEach,
+  closeEvent,
+  MODERN_META,
+  nextMessage,
+  rawSocket,
+  startServer,
+} from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-
-afterEach(async () => {
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 describe('server: bad frames get a JSON-RPC error and the connection stays usable', () => {
   it('answers invalid JSON with -32700, a non-message with -32600 and a binary frame with -32600', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     const socket = await rawSocket(endpoint.url);
 
     socket.send('{not json');
@@ -71,7 +73,7 @@ describe('client: bad frames from the server are reported, never a crash', () =>
 
 describe('client transport lifecycle', () => {
   it('calls onclose once with no reason on close(), and rejects send afterwards', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     const transport = clientTransport(endpoint.url);
     const reasons: (Error | undefined)[] = [];
     transport.onclose = (reason) => reasons.push(reason);
@@ -83,7 +85,7 @@ describe('client transport lifecycle', () => {
   });
 
   it('passes the close code and reason to onclose when the server closes', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     const transport = clientTransport(endpoint.url);
     const closed = new Promise<Error | undefined>((resolve) => {
       transport.onclose = resolve;
@@ -91,7 +93,6 @@ describe('client transport lifecycle', () => {
     await transport.start();
     await expect.poll(() => endpoint?.connections).toBe(1);
     await endpoint.close();
-    endpoint = undefined;
     const reason = (await closed) as WebSocketTransportError;
     expect(reason.code).toBe('ERR_WS_CLOSED');
     expect(reason.data).toMatchObject({ closeCode: 1001, closeReason: 'server shutting down' });
@@ -105,7 +106,7 @@ describe('client transport lifecycle', () => {
 
   it('a raw socket closing cleanly ends its server session', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const socket = await rawSocket(endpoint.url);
     await expect.poll(() => started.mcp.sessions.size).toBe(1);
     const closed = closeEvent(socket);

@@ -1,5 +1,6 @@
 import { Client } from '@mcpkit/client';
 import { McpServer } from '@mcpkit/server';
+import { afterEach } from 'vitest';
 import { type ClientOptions, WebSocket } from 'ws';
 import {
   WebSocketClientTransport,
@@ -10,6 +11,33 @@ import { createWebSocketServer, type McpWebSocketServer, type WebSocketServerOpt
 
 const textInput = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const;
 const emptyInput = { type: 'object', properties: {} } as const;
+
+// What the tests of the current file opened and not yet closed. Each test file gets its own copy of this module.
+const openClients = new Set<Client>();
+const openServers = new Set<McpWebSocketServer>();
+
+/**
+ * Closes, after each test of the file, every client and server it opened through these helpers or handed to
+ * {@link closeAfterTest}: clients first (they end their sessions over open sockets), then servers. A server a test
+ * already closed is closed again, which is harmless. Call once at the top of a test file.
+ */
+export function closeAfterEach(): void {
+  afterEach(async () => {
+    const clients = [...openClients];
+    const servers = [...openServers];
+    openClients.clear();
+    openServers.clear();
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+    await Promise.all(servers.map((server) => server.close()));
+  });
+}
+
+/** Registers a client or server made without these helpers, to be closed after the test; returns it. */
+export function closeAfterTest<T extends Client | McpWebSocketServer>(opened: T): T {
+  if (opened instanceof Client) openClients.add(opened);
+  else openServers.add(opened as McpWebSocketServer);
+  return opened;
+}
 
 export interface Deferred<T> {
   promise: Promise<T>;
@@ -82,7 +110,7 @@ export async function startServer(
   bigBytes = 0,
 ): Promise<{ mcp: McpServer; probe: ToolProbe; endpoint: McpWebSocketServer }> {
   const { mcp, probe } = makeMcpServer(bigBytes);
-  const endpoint = await createWebSocketServer(mcp, { host: '127.0.0.1', port: 0, ...options });
+  const endpoint = closeAfterTest(await createWebSocketServer(mcp, { host: '127.0.0.1', port: 0, ...options }));
   return { mcp, probe, endpoint };
 }
 
@@ -108,7 +136,7 @@ export async function connectClient(
   options: WebSocketClientTransportOptions = {},
   handlers: ConstructorParameters<typeof Client>[1] = {},
 ): Promise<Client> {
-  const client = new Client({ name: 'ws-test-client', version: '1.0.0' }, handlers);
+  const client = closeAfterTest(new Client({ name: 'ws-test-client', version: '1.0.0' }, handlers));
   await client.connect(clientTransport(url, options), { era });
   return client;
 }

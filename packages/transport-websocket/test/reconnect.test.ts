@@ -1,28 +1,19 @@
 import { Client } from '@mcpkit/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebSocketTransportError } from '../src/index';
-import type { McpWebSocketServer } from '../src/node/index';
-import { clientTransport, startServer } from './helpers';
+import { clientTransport, closeAfterEach, closeAfterTest, startServer } from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 describe('opt-in reconnection', () => {
   it('2026-07-28: reconnects after a drop, fails the in-flight request, and the same client keeps working', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const reconnected: number[] = [];
     const transport = clientTransport(endpoint.url, {
       reconnect: { initialDelayMs: 10, onReconnected: ({ attempt }) => reconnected.push(attempt) },
     });
-    const client = new Client({ name: 'reconnecting', version: '1.0.0' });
-    clients.push(client);
+    const client = closeAfterTest(new Client({ name: 'reconnecting', version: '1.0.0' }));
     await client.connect(transport, { era: 'modern' });
 
     const inFlight = client.callTool({ name: 'wait', arguments: {} }).catch((error: unknown) => error);
@@ -37,10 +28,9 @@ describe('opt-in reconnection', () => {
   });
 
   it('legacy era: does not reconnect (the server forgot the session) and closes saying so', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     const transport = clientTransport(endpoint.url, { reconnect: { initialDelayMs: 10 } });
-    const client = new Client({ name: 'legacy', version: '1.0.0' });
-    clients.push(client);
+    const client = closeAfterTest(new Client({ name: 'legacy', version: '1.0.0' }));
     await client.connect(transport, { era: 'legacy' });
     const closed = new Promise<Error | undefined>((resolve) => {
       const previous = transport.onclose;

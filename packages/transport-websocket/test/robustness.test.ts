@@ -1,23 +1,14 @@
-import type { Client } from '@mcpkit/client';
 import { ConnectionClosedError } from '@mcpkit/jsonrpc-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import type { McpWebSocketServer } from '../src/node/index';
-import { closeEvent, connectClient, rawSocket, recordingWebSocket, startServer } from './helpers';
+import { closeAfterEach, closeEvent, connectClient, rawSocket, recordingWebSocket, startServer } from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 describe('heartbeat', () => {
   it('terminates a client that stops answering pings and keeps one that answers', async () => {
     const started = await startServer({ heartbeatIntervalMs: 40 });
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const deaf = await rawSocket(endpoint.url, ['mcp'], { autoPong: false });
     const healthy = await rawSocket(endpoint.url);
     const deafClosed = closeEvent(deaf);
@@ -34,9 +25,8 @@ describe('heartbeat', () => {
 
 describe('message size', () => {
   it('closes a connection that sends an oversized message with 1009, and keeps serving others', async () => {
-    ({ endpoint } = await startServer({ maxMessageBytes: 4096 }));
+    const { endpoint } = await startServer({ maxMessageBytes: 4096 });
     const client = await connectClient(endpoint.url, 'modern');
-    clients.push(client);
     const failure = await client
       .callTool({ name: 'echo', arguments: { text: 'x'.repeat(10_000) } })
       .catch((error: unknown) => error);
@@ -44,7 +34,6 @@ describe('message size', () => {
     expect((failure as Error).message).toMatch(/1009 \(message too big\)/);
 
     const other = await connectClient(endpoint.url, 'modern');
-    clients.push(other);
     const result = await other.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
   });
@@ -53,7 +42,7 @@ describe('message size', () => {
 describe('abrupt disconnect', () => {
   it('rejects pending requests on both sides with ConnectionClosedError naming the close code', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const { WebSocket, sockets } = recordingWebSocket();
     // The elicitation handler never answers: the server's ctx.elicit stays pending until the socket dies.
     const client = await connectClient(
@@ -62,7 +51,6 @@ describe('abrupt disconnect', () => {
       { WebSocket },
       { handlers: { elicitation: () => new Promise(() => undefined) } },
     );
-    clients.push(client);
     const call = client.callTool({ name: 'ask', arguments: {} }).catch((error: unknown) => error);
     await started.probe.askStarted.promise;
 
@@ -79,9 +67,8 @@ describe('abrupt disconnect', () => {
 
   it('a server-side abort of a pending tool call reaches the client as ConnectionClosedError', async () => {
     const started = await startServer();
-    endpoint = started.endpoint;
+    const { endpoint } = started;
     const client = await connectClient(endpoint.url, 'modern');
-    clients.push(client);
     const call = client.callTool({ name: 'wait', arguments: {} }).catch((error: unknown) => error);
     await started.probe.waitStarted.promise;
     for (const socket of endpoint.wss.clients) socket.terminate();

@@ -1,21 +1,12 @@
-import type { Client } from '@mcpkit/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocketTransportError } from '../src/index';
-import type { McpWebSocketServer } from '../src/node/index';
-import { clientTransport, connectClient, rawSocket, startServer } from './helpers';
+import { clientTransport, closeAfterEach, connectClient, rawSocket, startServer } from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 describe('Origin check at upgrade', () => {
   it('refuses a foreign browser origin with 403 by default on a loopback server, and accepts local ones', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     await expect(rawSocket(endpoint.url, ['mcp'], { origin: 'http://evil.example' })).rejects.toMatchObject({
       status: 403,
       body: expect.stringContaining("Origin 'http://evil.example' is not allowed"),
@@ -28,7 +19,7 @@ describe('Origin check at upgrade', () => {
   });
 
   it('uses the allow-list exactly when one is given', async () => {
-    ({ endpoint } = await startServer({ allowedOrigins: ['https://app.example.com'] }));
+    const { endpoint } = await startServer({ allowedOrigins: ['https://app.example.com'] });
     const allowed = await rawSocket(endpoint.url, ['mcp'], { origin: 'https://app.example.com' });
     allowed.close();
     await expect(rawSocket(endpoint.url, ['mcp'], { origin: 'http://localhost:5173' })).rejects.toMatchObject({
@@ -39,14 +30,14 @@ describe('Origin check at upgrade', () => {
 
 describe('subprotocol negotiation', () => {
   it('selects mcp when offered among others', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     const socket = await rawSocket(endpoint.url, ['something-else', 'mcp']);
     expect(socket.protocol).toBe('mcp');
     socket.close();
   });
 
   it('refuses an upgrade that does not offer mcp with 400 naming the fix', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     await expect(rawSocket(endpoint.url, [])).rejects.toMatchObject({
       status: 400,
       body: expect.stringContaining('offer the \\"mcp\\" subprotocol'),
@@ -55,7 +46,7 @@ describe('subprotocol negotiation', () => {
   });
 
   it('the client transport offers mcp by default and fails clearly when the server is refused', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     const transport = clientTransport(endpoint.url, { protocols: ['not-mcp'] });
     const failure = await transport.start().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WebSocketTransportError);
@@ -64,7 +55,7 @@ describe('subprotocol negotiation', () => {
   });
 
   it('refuses other paths with 404', async () => {
-    ({ endpoint } = await startServer());
+    const { endpoint } = await startServer();
     await expect(rawSocket(endpoint.url.replace('/mcp', '/other'))).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -74,28 +65,27 @@ describe('authenticate hook', () => {
     request.headers.authorization === 'Bearer good' ? { token: 'good', clientId: 'app-1' } : false;
 
   it('refuses with 401 when the hook returns false', async () => {
-    ({ endpoint } = await startServer({ authenticate }));
+    const { endpoint } = await startServer({ authenticate });
     await expect(rawSocket(endpoint.url)).rejects.toMatchObject({ status: 401 });
     const transport = clientTransport(endpoint.url, { headers: { authorization: 'Bearer bad' } });
     await expect(transport.start()).rejects.toThrow(/401/);
   });
 
   it('passes the identity to handlers as ctx.auth, with the upgrade request in ctx.info', async () => {
-    ({ endpoint } = await startServer({ authenticate }));
+    const { endpoint } = await startServer({ authenticate });
     const client = await connectClient(endpoint.url, 'modern', { headers: { authorization: 'Bearer good' } });
-    clients.push(client);
     const result = await client.callTool({ name: 'whoami', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'app-1 /mcp' }]);
   });
 
   it('answers 500 and reports the error when the hook throws', async () => {
     const errors: Error[] = [];
-    ({ endpoint } = await startServer({
+    const { endpoint } = await startServer({
       authenticate: () => {
         throw new Error('verifier down');
       },
       onerror: (error) => errors.push(error),
-    }));
+    });
     await expect(rawSocket(endpoint.url)).rejects.toMatchObject({ status: 500 });
     expect(errors.map((error) => error.message)).toEqual(['verifier down']);
   });

@@ -2,20 +2,13 @@
 // in place before a connection's first message.
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import type { Client } from '@mcpkit/client';
 import { type Interceptor, JsonRpcError } from '@mcpkit/jsonrpc-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createWebSocketServer, type McpWebSocketServer, UpgradeRefusalError } from '../src/node/index';
-import { connectClient, MODERN_META, makeMcpServer, startServer } from './helpers';
+import { createWebSocketServer, UpgradeRefusalError } from '../src/node/index';
+import { closeAfterEach, closeAfterTest, connectClient, MODERN_META, makeMcpServer, startServer } from './helpers';
 
-let endpoint: McpWebSocketServer | undefined;
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await endpoint?.close();
-  endpoint = undefined;
-});
+closeAfterEach();
 
 interface Refused {
   status: number;
@@ -44,7 +37,7 @@ function refusalOf(url: string, headers: Record<string, string> = {}): Promise<R
 
 describe('authenticate refusals', () => {
   it('sends an UpgradeRefusal as given: status, headers and body', async () => {
-    ({ endpoint } = await startServer({
+    const { endpoint } = await startServer({
       authenticate: () => ({
         status: 401,
         headers: {
@@ -52,7 +45,7 @@ describe('authenticate refusals', () => {
         },
         body: '{"error":"unauthorized"}',
       }),
-    }));
+    });
     const refused = await refusalOf(endpoint.url);
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toBe(
@@ -64,7 +57,9 @@ describe('authenticate refusals', () => {
   });
 
   it('gives a refusal without a body a JSON-RPC error naming the status', async () => {
-    ({ endpoint } = await startServer({ authenticate: () => ({ status: 403, headers: { 'x-reason': 'banned' } }) }));
+    const { endpoint } = await startServer({
+      authenticate: () => ({ status: 403, headers: { 'x-reason': 'banned' } }),
+    });
     const refused = await refusalOf(endpoint.url);
     expect(refused.status).toBe(403);
     expect(refused.headers['x-reason']).toBe('banned');
@@ -77,7 +72,7 @@ describe('authenticate refusals', () => {
   });
 
   it('sends a web Response as the refusal, keeping the connection headers its own', async () => {
-    ({ endpoint } = await startServer({
+    const { endpoint } = await startServer({
       authenticate: async () =>
         new Response('{"error":"insufficient_scope"}', {
           status: 403,
@@ -87,7 +82,7 @@ describe('authenticate refusals', () => {
             connection: 'keep-alive',
           },
         }),
-    }));
+    });
     const refused = await refusalOf(endpoint.url);
     expect(refused.status).toBe(403);
     expect(refused.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="a b"');
@@ -96,7 +91,7 @@ describe('authenticate refusals', () => {
   });
 
   it('keeps the bare 401 with a Bearer challenge for false', async () => {
-    ({ endpoint } = await startServer({ authenticate: () => false }));
+    const { endpoint } = await startServer({ authenticate: () => false });
     const refused = await refusalOf(endpoint.url);
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toBe('Bearer');
@@ -105,7 +100,7 @@ describe('authenticate refusals', () => {
   it('answers 500 and reports a refusal that cannot be sent (a success status, a header with a line break)', async () => {
     const errors: Error[] = [];
     let refusal: { status: number; headers?: Record<string, string> } = { status: 200 };
-    ({ endpoint } = await startServer({ authenticate: () => refusal, onerror: (error) => errors.push(error) }));
+    const { endpoint } = await startServer({ authenticate: () => refusal, onerror: (error) => errors.push(error) });
     expect((await refusalOf(endpoint.url)).status).toBe(500);
     refusal = { status: 401, headers: { 'www-authenticate': 'Bearer\r\nSet-Cookie: session=stolen' } };
     const injected = await refusalOf(endpoint.url);
@@ -129,13 +124,12 @@ describe('interceptors', () => {
         return next();
       },
     };
-    ({ endpoint } = await startServer({
+    const { endpoint } = await startServer({
       authenticate: (request) => ({ token: 't', clientId: String(request.headers['x-client']) }),
       interceptors: [onlyOps],
-    }));
+    });
     const app = await connectClient(endpoint.url, 'modern', { headers: { 'x-client': 'app' } });
     const ops = await connectClient(endpoint.url, 'modern', { headers: { 'x-client': 'ops' } });
-    clients.push(app, ops);
     await expect(app.callTool({ name: 'whoami', arguments: {} })).rejects.toMatchObject({
       code: 403,
       data: { clientId: 'app' },
@@ -164,7 +158,7 @@ describe('interceptors', () => {
           .connect(...args)
           .then((session) => new Promise<typeof session>((done) => setTimeout(() => done(session), 20))),
     };
-    endpoint = await createWebSocketServer(host, { port: 0, interceptors: [refuseEcho] });
+    const endpoint = closeAfterTest(await createWebSocketServer(host, { port: 0, interceptors: [refuseEcho] }));
     const { port } = new URL(endpoint.url);
     const frame = maskedTextFrame(
       JSON.stringify({

@@ -1,3 +1,5 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
 /** The codes of {@link AuthorizationError}: what stopped the client from obtaining or using a token. */
 export type AuthorizationErrorCode =
   /** The user must authorize at `data.authorizationUrl`; finish with `OAuthClient.finish(callbackUrl)`. */
@@ -23,8 +25,7 @@ export type AuthorizationErrorCode =
   /** The server kept answering 403 `insufficient_scope` after the allowed number of step-up authorizations. */
   | 'ERR_STEP_UP_LIMIT';
 
-const BRAND = Symbol.for('@mcpkit/client/AuthorizationError');
-
+// The brand key is also read by the root entry's negotiation (which never imports /auth): keep it.
 /**
  * A failure of the OAuth client: a code to branch on, a message a person can act on, and the data to debug (URLs,
  * issuers, scopes). Errors the token endpoint answers with are `OAuthError`s; they reach you as the `cause`.
@@ -39,28 +40,10 @@ const BRAND = Symbol.for('@mcpkit/client/AuthorizationError');
  * }
  * ```
  */
-export class AuthorizationError extends Error {
-  override name = 'AuthorizationError';
-  readonly code: AuthorizationErrorCode;
-  readonly data: Record<string, unknown>;
-  readonly [BRAND] = true;
-
-  constructor(
-    code: AuthorizationErrorCode,
-    message: string,
-    data: Record<string, unknown> = {},
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-
-  /** True for an `AuthorizationError` (or `UnauthorizedError`), also one from another copy of this package. */
-  static is(value: unknown): value is AuthorizationError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
-  }
-}
+export class AuthorizationError extends defineCodedError<AuthorizationErrorCode>(
+  'AuthorizationError',
+  '@mcpkit/client/AuthorizationError',
+) {}
 
 /**
  * Thrown by the OAuth `fetch` when the user has to authorize in a browser and the app navigates away (the provider's

@@ -1,3 +1,5 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
 // The one error type of the token endpoint and the grants built on it. An authorization server's own error (RFC 6749
 // §5.2) keeps its `error` code as is, so callers can branch on `invalid_grant` without a lookup table; what the client
 // found itself uses an `ERR_` code, like the package's other errors.
@@ -30,8 +32,6 @@ export type OAuthClientErrorCode =
 /** Where an {@link OAuthError} came from. */
 export type OAuthErrorSource = 'authorization-server' | 'client';
 
-const BRAND = Symbol.for('@mcpkit/client/OAuthError');
-
 /** What {@link OAuthError}'s constructor takes besides the code and message. */
 export interface OAuthErrorInit {
   source: OAuthErrorSource;
@@ -46,6 +46,7 @@ export interface OAuthErrorInit {
   cause?: unknown;
 }
 
+// The brand key is also read by the root entry's negotiation (which never imports /auth): keep it.
 /**
  * A failed token request: either the authorization server's error response (RFC 6749 §5.2, `source:
  * 'authorization-server'`, `code` is the server's `error`) or a problem the client found (`source: 'client'`, an `ERR_`
@@ -61,29 +62,21 @@ export interface OAuthErrorInit {
  * }
  * ```
  */
-export class OAuthError extends Error {
-  override name = 'OAuthError';
-  readonly code: OAuthServerErrorCode | OAuthClientErrorCode;
+export class OAuthError extends defineCodedError<OAuthServerErrorCode | OAuthClientErrorCode>(
+  'OAuthError',
+  '@mcpkit/client/OAuthError',
+) {
   readonly source: OAuthErrorSource;
   readonly description: string | undefined;
   readonly uri: string | undefined;
   readonly status: number | undefined;
-  readonly data: Record<string, unknown>;
-  readonly [BRAND] = true;
 
   constructor(code: OAuthServerErrorCode | OAuthClientErrorCode, message: string, init: OAuthErrorInit) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.code = code;
+    super(code, message, init.data, init.cause === undefined ? undefined : { cause: init.cause });
     this.source = init.source;
     this.description = init.description;
     this.uri = init.uri;
     this.status = init.status;
-    this.data = init.data ?? {};
-  }
-
-  /** True for an `OAuthError`, also one from another copy of this package. */
-  static is(value: unknown): value is OAuthError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 }
 

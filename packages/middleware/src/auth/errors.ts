@@ -1,3 +1,5 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
 /**
  * Why a token was refused. `invalid_token` answers 401 with `error="invalid_token"` (the client should get a new
  * token); `verifier_unavailable` means the verifier could not decide (JWKS or introspection endpoint down) and
@@ -39,16 +41,19 @@ export interface TokenVerificationErrorData {
  *   claim: 'exp',
  * });
  */
-export class TokenVerificationError extends Error {
-  override readonly name = 'TokenVerificationError';
-  readonly code: TokenVerificationErrorCode;
-  readonly data: TokenVerificationErrorData;
-
+export class TokenVerificationError extends defineCodedError<TokenVerificationErrorCode, TokenVerificationErrorData>(
+  'TokenVerificationError',
+  '@mcpkit/middleware/TokenVerificationError',
+) {
   constructor(code: TokenVerificationErrorCode, message: string, data: TokenVerificationErrorData) {
-    super(message, data.cause === undefined ? undefined : { cause: data.cause });
-    this.code = code;
-    this.data = data;
+    super(code, message, data, data.cause === undefined ? undefined : { cause: data.cause });
   }
+}
+
+/** Debug data of an {@link AuthConfigError}: the option at fault and the value it was given. */
+export interface AuthConfigErrorData {
+  option: string;
+  value?: unknown;
 }
 
 /**
@@ -58,13 +63,11 @@ export class TokenVerificationError extends Error {
  * @example
  * throw new AuthConfigError('`resource` must be an absolute https URL, got "mcp"', { option: 'resource', value: 'mcp' });
  */
-export class AuthConfigError extends Error {
-  override readonly name = 'AuthConfigError';
-  readonly code = 'invalid_auth_options';
-  readonly data: { option: string; value?: unknown };
-
-  constructor(message: string, data: { option: string; value?: unknown }) {
-    super(message);
-    this.data = data;
+export class AuthConfigError extends defineCodedError<'invalid_auth_options', AuthConfigErrorData>(
+  'AuthConfigError',
+  '@mcpkit/middleware/AuthConfigError',
+) {
+  constructor(message: string, data: AuthConfigErrorData) {
+    super('invalid_auth_options', message, data);
   }
 }

@@ -1,3 +1,5 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
 // Errors the proxy raises itself (bad configuration, a failing upstream). OAuth errors the proxy answers to clients
 // are plain RFC 6749 JSON bodies or redirect parameters, not exceptions.
 
@@ -12,8 +14,6 @@ export type OAuthProxyErrorCode =
   /** A Client ID Metadata Document could not be fetched or is invalid (data: the URL and the reason). */
   | 'ERR_CLIENT_METADATA';
 
-const BRAND = Symbol.for('@mcpkit/middleware/OAuthProxyError');
-
 /**
  * A problem the OAuth proxy found: its options, the upstream provider, or a client metadata document.
  *
@@ -26,20 +26,7 @@ const BRAND = Symbol.for('@mcpkit/middleware/OAuthProxyError');
  * }
  * ```
  */
-export class OAuthProxyError extends Error {
-  override name = 'OAuthProxyError';
-  readonly code: OAuthProxyErrorCode;
-  readonly data: Record<string, unknown>;
-  readonly [BRAND] = true;
-
-  constructor(code: OAuthProxyErrorCode, message: string, data: Record<string, unknown> = {}, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-
-  /** True for an `OAuthProxyError`, also one from another copy of this package. */
-  static is(value: unknown): value is OAuthProxyError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
-  }
-}
+export class OAuthProxyError extends defineCodedError<OAuthProxyErrorCode>(
+  'OAuthProxyError',
+  '@mcpkit/middleware/OAuthProxyError',
+) {}

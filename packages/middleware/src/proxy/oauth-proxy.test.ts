@@ -215,6 +215,18 @@ function tokenRequest(form: Record<string, string>, headers: Record<string, stri
   });
 }
 
+/** Redeems `code` as the public client `clientId` with its PKCE verifier, at the redirect URI it registered. */
+function codeExchange(clientId: string, code: string, verifier: string, extra: Record<string, string> = {}): Request {
+  return tokenRequest({
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: CLIENT_REDIRECT,
+    ...extra,
+  });
+}
+
 async function verify(proxy: OAuthProxy, token: string) {
   return jwtVerify(token, createLocalJWKSet(await proxy.jwks()), {
     issuer: PROXY,
@@ -229,17 +241,7 @@ async function signIn(proxy: OAuthProxy, idp: FakeIdp) {
   const { verifier, challenge } = await pkce();
   const back = await browse(proxy, idp, authorizeUrl(clientId, challenge));
   const code = back.searchParams.get('code') ?? '';
-  const response = await call(
-    proxy,
-    tokenRequest({
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      code_verifier: verifier,
-      redirect_uri: CLIENT_REDIRECT,
-      resource: RESOURCE,
-    }),
-  );
+  const response = await call(proxy, codeExchange(clientId, code, verifier, { resource: RESOURCE }));
   expect(response.status).toBe(200);
   const tokens = (await response.json()) as {
     access_token: string;
@@ -361,16 +363,7 @@ describe('the authorization code flow through the proxy', () => {
     expect(back.searchParams.get('iss')).toBe(PROXY);
     const code = back.searchParams.get('code') ?? '';
 
-    const response = await call(
-      proxy,
-      tokenRequest({
-        grant_type: 'authorization_code',
-        client_id: clientId,
-        code,
-        code_verifier: verifier,
-        redirect_uri: CLIENT_REDIRECT,
-      }),
-    );
+    const response = await call(proxy, codeExchange(clientId, code, verifier));
     expect(response.headers.get('cache-control')).toBe('no-store');
     const tokens = (await response.json()) as Record<string, unknown>;
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'mcp:read' });

@@ -1,6 +1,4 @@
-import type { JsonRpcMessage } from '@mcpkit/jsonrpc-core';
-
-const brand = Symbol.for('@mcpkit/transport-http/StreamableHttpError');
+import { defineCodedError, type JsonRpcMessage } from '@mcpkit/jsonrpc-core';
 
 /** What went wrong on the HTTP side of a client transport. */
 export type StreamableHttpErrorCode =
@@ -50,28 +48,10 @@ export interface StreamableHttpErrorData {
  * }
  * ```
  */
-export class StreamableHttpError extends Error {
-  override name = 'StreamableHttpError';
-  readonly code: StreamableHttpErrorCode;
-  readonly data: StreamableHttpErrorData;
-
-  constructor(
-    code: StreamableHttpErrorCode,
-    message: string,
-    data: StreamableHttpErrorData = {},
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-
-  /** True for any `StreamableHttpError`, including one from another copy of this package. */
-  static is(value: unknown): value is StreamableHttpError {
-    return typeof value === 'object' && value !== null && (value as { [brand]?: unknown })[brand] === true;
-  }
-}
-Object.defineProperty(StreamableHttpError.prototype, brand, { value: true });
+export class StreamableHttpError extends defineCodedError<StreamableHttpErrorCode, StreamableHttpErrorData>(
+  'StreamableHttpError',
+  '@mcpkit/transport-http/StreamableHttpError',
+) {}
 
 const MAX_BODY_EXCERPT = 500;
 

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
 
 /**
  * An upgrade refused by the `authenticate` hook: the HTTP answer sent instead of `101 Switching Protocols`. The shape
@@ -36,14 +37,12 @@ const HEADER_VALUE = /^[^\r\n\0]*$/;
 const OURS = new Set(['connection', 'content-length', 'transfer-encoding', 'upgrade']);
 
 /** Thrown when a refusal cannot be written as given; the upgrade is then answered 500 and `onerror` is told. */
-export class UpgradeRefusalError extends Error {
-  override readonly name = 'UpgradeRefusalError';
-  readonly code = 'ERR_WS_BAD_REFUSAL';
-  readonly data: { status?: unknown; header?: string };
-
+export class UpgradeRefusalError extends defineCodedError<'ERR_WS_BAD_REFUSAL', { status?: unknown; header?: string }>(
+  'UpgradeRefusalError',
+  '@mcpkit/transport-websocket/UpgradeRefusalError',
+) {
   constructor(message: string, data: { status?: unknown; header?: string }) {
-    super(message);
-    this.data = data;
+    super('ERR_WS_BAD_REFUSAL', message, data);
   }
 }
 
