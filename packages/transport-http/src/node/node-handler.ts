@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@mcpkit/jsonrpc-core';
 import { rawBodyOf } from '../server/raw-body';
+import { answerOf, type Reply } from '../server/reply';
+import { ON_ABORT } from '../server/request-abort';
+import type { SseTarget } from '../server/sse';
 import { NodeRequest } from './node-request';
 
 /** Anything with the web-standard `handle` of `createStreamableHttpHandler` (or `withCors` around it). */
@@ -15,7 +18,8 @@ export interface NodeHandlerOptions {
   /**
    * The authenticated identity of a request, or a `Response` that refuses it (a 401/403 from bearer auth, such as
    * `@mcpkit/middleware`'s `authenticate`): that response is written as is and the MCP handler never runs. It gets
-   * the node request and its web `Request` (read it, never its body). Default: `req.auth` when your auth middleware
+   * the node request and its web `Request` (headers and URL only: it runs before the body is read, so a refused
+   * client never makes the server buffer its body). Default: `req.auth` when your auth middleware
    * set it (as the official SDK's `requireBearerAuth` does).
    */
   auth?: (
@@ -57,6 +61,67 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
     req.once('error', reject);
   });
+}
+
+function uncork(res: ServerResponse): void {
+  res.uncork();
+}
+
+/** An SSE body written straight to the socket: what one turn writes leaves in one write (corked until the next tick). */
+class NodeSseTarget implements SseTarget {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  write(text: string): void {
+    const res = this.#res;
+    if (res.destroyed) return;
+    if (res.writableCorked === 0) {
+      res.cork();
+      process.nextTick(uncork, res);
+    }
+    res.write(text);
+  }
+
+  end(): void {
+    if (!this.#res.destroyed) this.#res.end();
+  }
+}
+
+// The request of a response, for the one `close` listener every response shares (no closure per request).
+const REQUEST = Symbol('request');
+interface ResponseWithRequest extends ServerResponse {
+  [REQUEST]?: NodeRequest;
+}
+
+function onResponseClose(this: ResponseWithRequest): void {
+  if (this.writableFinished) return;
+  this[REQUEST]?.abort(new Error('The client closed the connection'));
+}
+
+/** Writes a handler's {@link Reply}; returns the SSE writer now feeding the socket, if any. */
+function writeReply(reply: Reply, res: ServerResponse): Reply['sse'] {
+  const { status, headers, body, sse } = reply;
+  if (sse !== undefined) {
+    res.writeHead(status, headers);
+    sse.attach(new NodeSseTarget(res));
+    return sse;
+  }
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return undefined;
+  }
+  // One write with a length: head and body leave together.
+  const length = Buffer.byteLength(body);
+  res.writeHead(
+    status,
+    headers === undefined ? { 'content-length': length } : { ...headers, 'content-length': length },
+  );
+  res.end(body);
+  return undefined;
 }
 
 /** Writes a web `Response` to a node `ServerResponse`, streaming the body chunk by chunk (SSE is flushed as written). */
@@ -139,6 +204,8 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
 export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions = {}): NodeRequestHandler {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const authOf = options.auth ?? ((req: IncomingMessage) => (req as { auth?: AuthInfo }).auth);
+  let lastTarget = '';
+  let lastHref = '';
   return async (req, res) => {
     try {
       const method = req.method ?? 'GET';
@@ -146,6 +213,29 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
       if (length !== undefined && Number(length) > maxBytes) {
         req.resume();
         fail(res, 413, `Payload Too Large: the body exceeds ${maxBytes} bytes`);
+        return;
+      }
+      const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+      // Parsed as `new Request` would (a bad Host is a TypeError → 500) and normalised the same way; a client sends
+      // the same host and path again and again, so the last one is remembered.
+      const target = `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+      if (target !== lastTarget) {
+        lastHref = new URL(target).href;
+        lastTarget = target;
+      }
+      const request = new NodeRequest(method, lastHref, req.rawHeaders, undefined);
+      (res as ResponseWithRequest)[REQUEST] = request;
+      res.on('close', onResponseClose);
+      const authed = authOf(req, request);
+      // Awaited only when it is a promise: a synchronous answer costs no extra turn.
+      const auth = (typeof (authed as { then?: unknown } | undefined)?.then === 'function' ? await authed : authed) as
+        | AuthInfo
+        | Response
+        | undefined;
+      if (auth instanceof Response) {
+        // Refused before a byte of the body was read: an unauthenticated client cannot make us buffer 4 MiB.
+        req.resume();
+        await writeResponse(auth, res);
         return;
       }
       let body: Buffer | string | undefined;
@@ -163,20 +253,16 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
           body = read;
         }
       }
-      const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-      // Parsed as `new Request` would (a bad Host is a TypeError → 500) and normalised the same way.
-      const url = new URL(`${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`).href;
-      const request = new NodeRequest(method, url, req.rawHeaders, body);
-      res.once('close', () => {
-        if (!res.writableFinished) request.abort(new Error('The client closed the connection'));
-      });
-      const auth = await authOf(req, request);
-      if (auth instanceof Response) {
-        await writeResponse(auth, res);
-        return;
+      request.fillBody(body);
+      const extra = auth === undefined ? undefined : { auth };
+      const fast = answerOf(handler.handle);
+      const answer = fast === undefined ? await handler.handle(request, extra) : await fast(handler, request, extra);
+      if (answer instanceof Response) await writeResponse(answer, res);
+      else {
+        const sse = writeReply(answer, res);
+        // The client leaving ends the SSE body too (a 2026-07-28 stream then cancels its request).
+        if (sse !== undefined) request[ON_ABORT](() => sse.cancel());
       }
-      const response = await handler.handle(request, auth === undefined ? undefined : { auth });
-      await writeResponse(response, res);
     } catch (error) {
       fail(res, 500, `Internal Server Error: ${(error as Error)?.message ?? String(error)}`);
     }

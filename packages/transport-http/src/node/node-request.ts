@@ -1,23 +1,26 @@
 import { BUFFERED_BODY, type BufferedBodySource } from '../server/raw-body';
+import { type AbortSource, ON_ABORT } from '../server/request-abort';
 import { NodeHeaders } from './node-headers';
 
 // The web `Request` the node adapter hands the handler, without building one through undici on every call: the
-// method, URL, headers (a view over `rawHeaders`) and an abort signal (made when first read) are served directly, and
-// the body, already read into memory, goes to the handler as bytes. Every other member builds the real `Request`
+// method, URL, headers (a view over `rawHeaders`) and an abort signal (made when first read) are served directly, the
+// handler can listen for the client going away without making that signal, and the body, already read into memory,
+// goes to the handler as bytes. Every other member builds the real `Request`
 // once, with the same method, URL, headers, body and signal, and answers from it, so nothing is missing; only
 // `instanceof Request` is false.
 
 /** @internal A `Request` over a node request whose body is already in memory. */
-export class NodeRequest implements Request, BufferedBodySource {
+export class NodeRequest implements Request, BufferedBodySource, AbortSource {
   readonly method: string;
   readonly url: string;
   readonly #raw: readonly string[];
-  readonly #body: Uint8Array | string | undefined;
+  #body: Uint8Array | string | undefined;
   #bodyTaken = false;
   #headers: NodeHeaders | undefined = undefined;
   #controller: AbortController | undefined = undefined;
   #abortReason: unknown = undefined;
   #aborted = false;
+  #onAbort: ((reason: unknown) => void)[] | undefined = undefined;
   #real: Request | undefined = undefined;
 
   constructor(method: string, url: string, rawHeaders: readonly string[], body: Uint8Array | string | undefined) {
@@ -27,12 +30,34 @@ export class NodeRequest implements Request, BufferedBodySource {
     this.#body = body;
   }
 
+  /** Sets the body once it has been read: the adapter authenticates before it reads a byte of the body. */
+  fillBody(body: Uint8Array | string | undefined): void {
+    this.#body = body;
+  }
+
   /** Aborts `signal` (made already or not): the client went away. */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#abortReason = reason;
     this.#controller?.abort(reason);
+    const listeners = this.#onAbort;
+    this.#onAbort = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener(reason);
+  }
+
+  [ON_ABORT](listener: (reason: unknown) => void): (() => void) | undefined {
+    if (this.#aborted) {
+      listener(this.#abortReason);
+      return undefined;
+    }
+    if (this.#onAbort === undefined) this.#onAbort = [listener];
+    else this.#onAbort.push(listener);
+    return () => {
+      const listeners = this.#onAbort;
+      const index = listeners === undefined ? -1 : listeners.indexOf(listener);
+      if (index !== -1) listeners!.splice(index, 1);
+    };
   }
 
   get headers(): Headers {

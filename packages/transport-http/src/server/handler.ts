@@ -17,6 +17,7 @@ import {
 import { McpServer, type Server, ServerSession } from '@mcpkit/server';
 import { type EventStore, InMemoryEventStore } from './event-store';
 import { HttpSession, type SessionConfig } from './http-session';
+import { ANSWER, type Answer, type AnswerSource, jsonReply, type Reply, reply, toResponse } from './reply';
 import {
   checkContentType,
   checkGetAccept,
@@ -214,7 +215,20 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     return this.#sessions.size;
   }
 
+  static {
+    // The node adapter's way in (see reply.ts): the same answer as `handle`, before it becomes a `Response`.
+    const answer: AnswerSource[typeof ANSWER] = (handler, request, extra) =>
+      typeof handler === 'object' && handler !== null && #answer in handler
+        ? (handler as StreamableHttpEndpoint).#answer(request, extra)
+        : (handler as StreamableHttpHandler).handle(request, extra);
+    Object.defineProperty(StreamableHttpEndpoint.prototype.handle, ANSWER, { value: answer });
+  }
+
   async handle(request: Request, extra?: HandleExtra): Promise<Response> {
+    return toResponse(await this.#answer(request, extra));
+  }
+
+  #answer(request: Request, extra: HandleExtra | undefined): Promise<Answer> | Answer {
     if (this.#closed) return errorResponse(503, -32000, 'Service Unavailable: the MCP endpoint is shut down');
     const denied = this.#policy.check(request);
     if (denied !== undefined) return denied;
@@ -232,10 +246,11 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
 
   // ------------------------------------------------------------------ POST
 
-  async #post(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async #post(request: Request, auth: AuthInfo | undefined): Promise<Answer> {
     const refused = checkContentType(request) ?? checkPostAccept(request);
     if (refused !== undefined) return refused;
-    const text = await readBodyText(request, this.#maxBodyBytes);
+    const read = readBodyText(request, this.#maxBodyBytes);
+    const text = read instanceof Promise ? await read : read;
     if (typeof text !== 'string') return text;
     let value: unknown;
     try {
@@ -250,7 +265,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     return modern ? this.#modernPost(request, value, auth) : this.#legacyPost(request, value, version, auth);
   }
 
-  async #modernPost(request: Request, value: unknown, auth: AuthInfo | undefined): Promise<Response> {
+  async #modernPost(request: Request, value: unknown, auth: AuthInfo | undefined): Promise<Answer> {
     if (Array.isArray(value)) {
       return errorResponse(400, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 accepts no batches');
     }
@@ -276,7 +291,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       const error = headerMismatchError(comparison.detail);
       return errorResponse(400, error.code, error.message, { id, data: { header: comparison.header } });
     }
-    if (!('id' in message)) return new Response(null, { status: 202 });
+    if (!('id' in message)) return reply(202);
     if (this.#authorize !== undefined) {
       const refused = await this.#authorize(message, auth);
       if (refused !== undefined) return refused;
@@ -290,7 +305,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       mode: this.#mode,
       keepAliveMs: this.#keepAliveMs,
       modern: true,
-      httpSignal: request.signal,
+      request,
     });
   }
 
@@ -299,7 +314,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     value: unknown,
     version: string | null,
     auth: AuthInfo | undefined,
-  ): Promise<Response> {
+  ): Promise<Answer> {
     if (version !== null && !this.#legacyVersions.has(version)) return this.#unsupportedVersion(version);
     const assumed = version ?? ASSUMED_LEGACY_VERSION;
     const parsed = validateMessage(value, { allowBatch: assumed === '2025-03-26' });
@@ -368,7 +383,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     );
   }
 
-  async #initialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Response> {
+  async #initialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Answer> {
     if (this.#sessions.size >= this.#maxSessions) {
       this.#sweep();
       if (this.#sessions.size >= this.#maxSessions) {
@@ -405,11 +420,12 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     } else {
       headers = { 'mcp-session-id': session.sessionId };
     }
-    if (this.#mode === 'json') return jsonResponse(200, response, headers);
-    return new Response(formatEvent(JSON.stringify(response)), {
-      status: 200,
-      headers: headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...headers },
-    });
+    if (this.#mode === 'json') return jsonReply(200, response, headers);
+    return reply(
+      200,
+      headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...headers },
+      formatEvent(JSON.stringify(response)),
+    );
   }
 
   async #statelessLegacy(
@@ -418,10 +434,10 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     batch: boolean,
     version: string,
     auth: AuthInfo | undefined,
-  ): Promise<Response> {
+  ): Promise<Answer> {
     const session = this.#statelessSession(version);
     const requests = messages.filter((message): message is JsonRpcRequest => 'method' in message && 'id' in message);
-    if (requests.length === 0) return new Response(null, { status: 202 });
+    if (requests.length === 0) return reply(202);
     if (!batch) return this.#stateless(request, requests[0]!, session, auth);
     // A 2025-03-26 batch without a session: run them together and answer one JSON array.
     const bodies = await Promise.all(
@@ -435,12 +451,12 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
           mode: 'json',
           keepAliveMs: 0,
           modern: false,
-          httpSignal: request.signal,
+          request,
         });
-        return response.status === 200 ? response.json() : undefined;
+        return response.status === 200 && response.body !== undefined ? JSON.parse(response.body) : undefined;
       }),
     );
-    return jsonResponse(
+    return jsonReply(
       200,
       bodies.filter((body) => body !== undefined),
     );
@@ -451,7 +467,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     message: JsonRpcRequest,
     session: ServerSession | undefined,
     auth: AuthInfo | undefined,
-  ): Promise<Response> {
+  ): Promise<Reply> {
     return runStateless({
       server: this.#server,
       message,
@@ -461,7 +477,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       mode: this.#mode,
       keepAliveMs: this.#keepAliveMs,
       modern: false,
-      httpSignal: request.signal,
+      request,
     });
   }
 
@@ -484,7 +500,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
 
   // ------------------------------------------------------------------ GET and DELETE
 
-  async #get(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async #get(request: Request, auth: AuthInfo | undefined): Promise<Answer> {
     const refused = this.#legacyOnly(request, 'GET');
     if (refused !== undefined) return refused;
     const notAcceptable = checkGetAccept(request);
@@ -494,13 +510,13 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     return session.get(request.headers.get('last-event-id'));
   }
 
-  async #delete(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async #delete(request: Request, auth: AuthInfo | undefined): Promise<Answer> {
     const refused = this.#legacyOnly(request, 'DELETE');
     if (refused !== undefined) return refused;
     const session = this.#sessionFor(request, auth);
     if (session instanceof Response) return session;
     await this.#end(session);
-    return new Response(null, { status: 200 });
+    return reply(200);
   }
 
   /** GET and DELETE exist only for legacy sessions: 405 in 2026-07-28, in stateless mode, or on a modern-only server. */

@@ -10,7 +10,8 @@ import type {
 } from '@mcpkit/jsonrpc-core';
 import type { ServerSession } from '@mcpkit/server';
 import type { EventStore, StoredEvent } from './event-store';
-import { errorResponse, jsonResponse } from './responses';
+import { type Answer, jsonReply, reply } from './reply';
+import { errorResponse } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse';
 
 // One legacy-era Streamable HTTP session: the Transport its ServerSession talks through. Every POST that carries
@@ -229,7 +230,7 @@ export class HttpSession implements Transport {
   // ------------------------------------------------------------------ inbound (client → server)
 
   /** One POST's messages. Returns the HTTP response: 202, an SSE stream, or JSON. */
-  post(messages: readonly JsonRpcMessage[], info: MessageInfo, batch: boolean): Response | Promise<Response> {
+  post(messages: readonly JsonRpcMessage[], info: MessageInfo, batch: boolean): Answer | Promise<Answer> {
     this.lastActive = Date.now();
     const headers = { 'mcp-session-id': this.sessionId };
     let requests = 0;
@@ -245,7 +246,7 @@ export class HttpSession implements Transport {
     }
     if (requests === 0) {
       for (const message of messages) this.#deliver(message, info);
-      return new Response(null, { status: 202, headers });
+      return reply(202, headers);
     }
     this.#byRequest ??= new Map();
     const json = this.#config.json ? new JsonCollector() : undefined;
@@ -268,11 +269,11 @@ export class HttpSession implements Transport {
       return json.done.then((responses) => {
         if (responses === undefined)
           return errorResponse(404, -32000, 'Session terminated before the response was ready');
-        if (responses.length === 0) return new Response(null, { status: 202, headers });
-        return jsonResponse(200, batch ? responses : responses[0], headers);
+        if (responses.length === 0) return reply(202, headers);
+        return jsonReply(200, batch ? responses : responses[0], headers);
       });
     }
-    return new Response(sink!.stream, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+    return reply(200, { ...SSE_HEADERS, ...headers }, undefined, sink);
   }
 
   /**

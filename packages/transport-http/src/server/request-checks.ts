@@ -56,23 +56,29 @@ function byteLength(text: string): number {
 
 /**
  * Reads the body as text, refusing (413) more than `maxBytes` — before reading when `Content-Length` says so, and
- * while reading otherwise, so a lying or absent length cannot make the server buffer without bound.
+ * while reading otherwise, so a lying or absent length cannot make the server buffer without bound. A body an adapter
+ * already holds is answered at once (no promise).
  */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string | Response> {
-  const tooLarge = () =>
-    errorResponse(413, -32000, `Payload Too Large: the body exceeds ${maxBytes} bytes`, { data: { maxBytes } });
+export function readBodyText(request: Request, maxBytes: number): string | Response | Promise<string | Response> {
   const length = request.headers.get('content-length');
-  if (length !== null && Number(length) > maxBytes) return tooLarge();
+  if (length !== null && Number(length) > maxBytes) return tooLarge(maxBytes);
   const buffered = takeBufferedBody(request);
   if (buffered !== undefined) {
     if (typeof buffered === 'string') {
       // UTF-8 takes 1 to 3 bytes per UTF-16 unit: count the bytes only when the length cannot decide.
       const over = buffered.length > maxBytes || (buffered.length * 3 > maxBytes && byteLength(buffered) > maxBytes);
-      return over ? tooLarge() : buffered;
+      return over ? tooLarge(maxBytes) : buffered;
     }
-    return buffered.byteLength > maxBytes ? tooLarge() : decoder.decode(buffered);
+    return buffered.byteLength > maxBytes ? tooLarge(maxBytes) : decoder.decode(buffered);
   }
-  const body = request.body;
+  return readStream(request.body, maxBytes);
+}
+
+function tooLarge(maxBytes: number): Response {
+  return errorResponse(413, -32000, `Payload Too Large: the body exceeds ${maxBytes} bytes`, { data: { maxBytes } });
+}
+
+async function readStream(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | Response> {
   if (body === null) return '';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -83,7 +89,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      return tooLarge();
+      return tooLarge(maxBytes);
     }
     chunks.push(value);
   }

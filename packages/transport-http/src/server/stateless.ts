@@ -1,8 +1,9 @@
 import type { AuthInfo, JsonRpcRequest, JsonRpcResponse, MessageInfo } from '@mcpkit/jsonrpc-core';
 import { McpErrorCode } from '@mcpkit/protocol';
 import type { Server, ServerSession } from '@mcpkit/server';
-import { jsonResponse } from './responses';
-import { SSE_HEADERS, SseWriter } from './sse';
+import { jsonReply, type Reply, reply } from './reply';
+import { onRequestAbort } from './request-abort';
+import { formatEvent, SSE_HEADERS, SseWriter } from './sse';
 
 // One request, one response, no session: the 2026-07-28 path and the legacy stateless mode. Headers wait for the
 // first message: a response that comes first goes out as JSON (with a status that says what went wrong), a
@@ -23,8 +24,8 @@ export interface StatelessRun {
   readonly keepAliveMs: number;
   /** 2026-07-28: protocol errors get HTTP statuses (404 for -32601, 400 for envelope and header errors). */
   readonly modern: boolean;
-  /** Aborted when the HTTP request is (the client went away). */
-  readonly httpSignal: AbortSignal | undefined;
+  /** The HTTP request: the run is aborted when its client goes away. */
+  readonly request: Request | undefined;
 }
 
 /** The HTTP status of a response sent as JSON. */
@@ -45,44 +46,40 @@ export function statusOf(response: JsonRpcResponse, modern: boolean): number {
 }
 
 /** Runs one request through `Server.handle` and streams or returns its response. */
-export function runStateless(run: StatelessRun): Promise<Response> {
+export function runStateless(run: StatelessRun): Promise<Reply> {
   const controller = new AbortController();
   const signal = controller.signal;
-  const httpSignal = run.httpSignal;
-  const onHttpAbort = () => controller.abort(httpSignal?.reason);
-  if (httpSignal !== undefined) {
-    if (httpSignal.aborted) controller.abort(httpSignal.reason);
-    else httpSignal.addEventListener('abort', onHttpAbort, { once: true });
-  }
+  const stopListening =
+    run.request === undefined ? undefined : onRequestAbort(run.request, (reason) => controller.abort(reason));
   const info: MessageInfo =
     run.auth === undefined
       ? { request: run.requestInfo, signal }
       : { auth: run.auth, request: run.requestInfo, signal };
   let sink: SseWriter | undefined;
-  let settle!: (response: Response) => void;
-  const answer = new Promise<Response>((resolve) => {
+  let settle!: (answer: Reply) => void;
+  const answer = new Promise<Reply>((resolve) => {
     settle = resolve;
   });
-  const openStream = (): SseWriter => {
-    const writer = new SseWriter(run.keepAliveMs);
-    writer.onCancel = () => controller.abort(new Error('The client closed the response stream'));
-    settle(new Response(writer.stream, { status: 200, headers: SSE_HEADERS }));
-    return writer;
-  };
   const notify =
     run.mode === 'json'
       ? undefined
       : (notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => {
-          sink ??= openStream();
+          if (sink === undefined) {
+            // Something comes before the response: the answer becomes an SSE stream the response will end.
+            const writer = new SseWriter(run.keepAliveMs);
+            writer.onCancel = () => controller.abort(new Error('The client closed the response stream'));
+            sink = writer;
+            settle(reply(200, SSE_HEADERS, undefined, writer));
+          }
           sink.event(JSON.stringify(notification));
         };
   run.server.handle(run.message, { info, signal, notify, session: run.session }).then(
     (response) => {
-      httpSignal?.removeEventListener('abort', onHttpAbort);
+      stopListening?.();
       if (response === undefined) {
         // Cancelled: nothing more may be sent.
         sink?.close();
-        settle(new Response(null, { status: 499 }));
+        settle(reply(499));
         return;
       }
       if (sink !== undefined) {
@@ -91,20 +88,16 @@ export function runStateless(run: StatelessRun): Promise<Response> {
         return;
       }
       const status = statusOf(response, run.modern);
-      if (run.mode === 'sse' && status === 200) {
-        const writer = openStream();
-        writer.event(JSON.stringify(response));
-        writer.close();
-        return;
-      }
-      settle(jsonResponse(status, response));
+      // The whole SSE body is known at once: one string, no stream.
+      if (run.mode === 'sse' && status === 200) settle(reply(200, SSE_HEADERS, formatEvent(JSON.stringify(response))));
+      else settle(jsonReply(status, response));
     },
     (error: unknown) => {
       // Server.handle turns handler errors into responses; reaching here is a bug in a hook. Fail loudly.
-      httpSignal?.removeEventListener('abort', onHttpAbort);
+      stopListening?.();
       sink?.close();
       settle(
-        jsonResponse(500, {
+        jsonReply(500, {
           jsonrpc: '2.0',
           id: run.message.id,
           error: { code: -32603, message: (error as Error)?.message ?? 'Internal error' },
