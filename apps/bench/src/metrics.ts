@@ -1,8 +1,50 @@
 // What the bench reports: the metrics, their units and direction, and issue 7's targets (ratio of mcpkit to the
 // official v2 SDK, same run).
 import type { Implementation } from './build';
+import type { HttpMode } from './drivers/concurrent';
 
-export type MetricGroup = 'stdio-seq' | 'stdio-pipe' | 'cold-start' | 'size' | 'large';
+export type MetricGroup =
+  | 'stdio-seq'
+  | 'stdio-pipe'
+  | 'http'
+  | 'http-alone'
+  | 'memory'
+  | 'cold-start'
+  | 'size'
+  | 'large'
+  | 'ws';
+
+export const ALL_GROUPS: readonly MetricGroup[] = [
+  'stdio-seq',
+  'stdio-pipe',
+  'http',
+  'http-alone',
+  'memory',
+  'cold-start',
+  'size',
+  'large',
+  'ws',
+];
+
+/** The HTTP modes in table order, and what the table calls them. */
+export const HTTP_MODES: readonly HttpMode[] = ['stateful-json', 'stateful-sse', 'stateless', 'modern'];
+export const HTTP_MODE_TITLES: Record<HttpMode, string> = {
+  'stateful-json': 'stateful JSON',
+  'stateful-sse': 'stateful SSE',
+  stateless: 'legacy stateless',
+  modern: '2026-07-28',
+};
+/** Concurrent sessions of the HTTP metric; issue 7's HTTP target is set at 16. */
+export const HTTP_LEVELS = [1, 16, 64] as const;
+/** Modes of "server alone" (the raw client against each server) and issue 7's target for each (mcpkit ÷ v2 CPU). */
+export const ALONE_TARGETS: Partial<Record<HttpMode, number>> = {
+  'stateful-json': 1 / 3,
+  stateless: 1 / 6,
+  modern: 1 / 6,
+};
+/** WebSocket session counts, and the calls in flight of the pipelined run (server: mcpkit's, for both clients). */
+export const WS_LEVELS = [1, 16] as const;
+export const WS_IN_FLIGHT = 64;
 
 export interface MetricDef {
   id: string;
@@ -16,6 +58,97 @@ export interface MetricDef {
   target?: number;
   /** Implementations this metric has no figure for (the floor has no client bundle nor install). */
   skip?: Implementation[];
+  /** Only these implementations have a figure (WebSocket: mcpkit only). */
+  only?: Implementation[];
+}
+
+function httpMetrics(): MetricDef[] {
+  const out: MetricDef[] = [];
+  for (const mode of HTTP_MODES) {
+    // The official v1 SDK does not speak 2026-07-28.
+    const skip: Implementation[] | undefined = mode === 'modern' ? ['official-v1'] : undefined;
+    for (const level of HTTP_LEVELS) {
+      out.push({
+        id: `http-${mode}-${level}-calls-per-s`,
+        issueMetric: 3,
+        group: 'http',
+        title: `HTTP ${HTTP_MODE_TITLES[mode]}, ${level} client${level === 1 ? '' : 's'}`,
+        unit: 'calls/s',
+        better: 'higher',
+        ...(level === 16 ? { target: 3 } : {}),
+        ...(skip ? { skip } : {}),
+      });
+      out.push({
+        id: `http-${mode}-${level}-p99-us`,
+        issueMetric: 3,
+        group: 'http',
+        title: `HTTP ${HTTP_MODE_TITLES[mode]}, ${level} client${level === 1 ? '' : 's'}, p99`,
+        unit: 'µs',
+        better: 'lower',
+        ...(skip ? { skip } : {}),
+      });
+    }
+    // Where the time of the 16-session run goes: each side's CPU per call (the floor: raw client and server).
+    for (const side of ['server', 'client'] as const) {
+      out.push({
+        id: `http-${mode}-16-${side}-cpu-us`,
+        issueMetric: 3,
+        group: 'http',
+        title: `HTTP ${HTTP_MODE_TITLES[mode]}, 16 clients, ${side} CPU per call`,
+        unit: 'µs',
+        better: 'lower',
+        ...(skip ? { skip } : {}),
+      });
+    }
+  }
+  for (const [mode, target] of Object.entries(ALONE_TARGETS) as [HttpMode, number][]) {
+    const skip: Implementation[] | undefined = mode === 'modern' ? ['official-v1'] : undefined;
+    out.push({
+      id: `http-alone-${mode}-server-cpu-us`,
+      issueMetric: 3,
+      group: 'http-alone',
+      title: `server alone (raw client, 16 sessions), ${HTTP_MODE_TITLES[mode]}: server CPU per call`,
+      unit: 'µs',
+      better: 'lower',
+      target,
+      ...(skip ? { skip } : {}),
+    });
+    out.push({
+      id: `http-alone-${mode}-calls-per-s`,
+      issueMetric: 3,
+      group: 'http-alone',
+      title: `server alone (raw client, 16 sessions), ${HTTP_MODE_TITLES[mode]}`,
+      unit: 'calls/s',
+      better: 'higher',
+      ...(skip ? { skip } : {}),
+    });
+  }
+  return out;
+}
+
+function wsMetrics(): MetricDef[] {
+  return [
+    ...WS_LEVELS.map(
+      (level): MetricDef => ({
+        id: `ws-${level}-calls-per-s`,
+        issueMetric: 8,
+        group: 'ws',
+        title: `WebSocket, ${level} connection${level === 1 ? '' : 's'}, sequential (mcpkit server; v1: its client)`,
+        unit: 'calls/s',
+        better: 'higher',
+        only: ['mcpkit', 'official-v1'],
+      }),
+    ),
+    {
+      id: 'ws-pipelined-calls-per-s',
+      issueMetric: 8,
+      group: 'ws',
+      title: `WebSocket, ${WS_IN_FLIGHT} in flight on one connection (mcpkit server; v1: its client)`,
+      unit: 'calls/s',
+      better: 'higher',
+      only: ['mcpkit', 'official-v1'],
+    },
+  ];
 }
 
 export const METRICS: MetricDef[] = [
@@ -126,40 +259,62 @@ export const METRICS: MetricDef[] = [
     skip: ['raw'],
   },
   {
-    id: 'stdio-10mb-ms',
+    id: 'stdio-big-ms',
     issueMetric: 7,
     group: 'large',
-    title: '10 MiB echo over stdio (quick: 1 MiB)',
+    title: 'small request, 10 MB text result, stdio (quick: 1 MB)',
     unit: 'ms',
     better: 'lower',
     target: 0.5,
   },
-];
-
-/** Issue 7 metrics this harness does not measure yet, with the reason printed and written to the JSON. */
-export const NOT_MEASURED = [
   {
-    issueMetric: 3,
-    title: 'Streamable HTTP throughput and p99 (1/16/64 clients, four modes, server alone)',
-    reason: 'not yet measured',
+    id: 'http-big-ms',
+    issueMetric: 7,
+    group: 'large',
+    title: 'small request, 10 MB text result, HTTP stateful JSON (quick: 1 MB)',
+    unit: 'ms',
+    better: 'lower',
   },
-  { issueMetric: 4, title: 'memory per idle HTTP session', reason: 'not yet measured' },
-  { issueMetric: 7, title: '10 MB over HTTP', reason: 'not yet measured (stdio is measured)' },
-  { issueMetric: 8, title: 'WebSocket calls/s', reason: 'not yet measured' },
+  {
+    id: 'memory-idle-session-heap-bytes',
+    issueMetric: 4,
+    group: 'memory',
+    title: 'heap per idle HTTP session (after GC)',
+    unit: 'bytes',
+    better: 'lower',
+    target: 0.1,
+  },
+  {
+    id: 'memory-idle-session-rss-bytes',
+    issueMetric: 4,
+    group: 'memory',
+    title: 'RSS per idle HTTP session (after GC)',
+    unit: 'bytes',
+    better: 'lower',
+  },
+  ...httpMetrics(),
+  ...wsMetrics(),
 ];
 
-/** `--only` accepts a group name or issue 7's metric number. */
+/** `--only` accepts group names or issue 7's metric numbers, comma-separated (`--only 3,4`, `--only ws`). */
 export function groupsFor(only: string | undefined): MetricGroup[] {
-  const all: MetricGroup[] = ['stdio-seq', 'stdio-pipe', 'cold-start', 'size', 'large'];
-  if (only === undefined) return all;
-  const byNumber: Record<string, MetricGroup> = {
-    '1': 'stdio-seq',
-    '2': 'stdio-pipe',
-    '5': 'cold-start',
-    '6': 'size',
-    '7': 'large',
+  if (only === undefined) return [...ALL_GROUPS];
+  const byNumber: Record<string, MetricGroup[]> = {
+    '1': ['stdio-seq'],
+    '2': ['stdio-pipe'],
+    '3': ['http', 'http-alone'],
+    '4': ['memory'],
+    '5': ['cold-start'],
+    '6': ['size'],
+    '7': ['large'],
+    '8': ['ws'],
   };
-  const group = byNumber[only] ?? (all.includes(only as MetricGroup) ? (only as MetricGroup) : undefined);
-  if (group === undefined) throw new Error(`--only ${only}: expected one of ${all.join(', ')} or 1, 2, 5, 6, 7`);
-  return [group];
+  const groups = new Set<MetricGroup>();
+  for (const part of only.split(',')) {
+    const named = ALL_GROUPS.includes(part as MetricGroup) ? [part as MetricGroup] : byNumber[part];
+    if (named === undefined)
+      throw new Error(`--only ${part}: expected one of ${ALL_GROUPS.join(', ')} or 1 to 8 (comma-separated)`);
+    for (const group of named) groups.add(group);
+  }
+  return ALL_GROUPS.filter((group) => groups.has(group));
 }

@@ -78,7 +78,7 @@ export function summarise(samples: Samples): Record<string, MetricReport> {
 }
 
 function number(value: number, unit: string): string {
-  if (unit === 'bytes') return value >= 10_240 ? `${(value / 1024).toFixed(0)} KiB` : `${value} B`;
+  if (unit === 'bytes') return value >= 10_240 ? `${(value / 1024).toFixed(0)} KiB` : `${Math.round(value)} B`;
   if (value >= 100) return Math.round(value).toLocaleString('en');
   return value.toPrecision(3);
 }
@@ -91,7 +91,8 @@ function cell(figure: Figure | undefined, unit: string): string {
 
 function targetText(metric: MetricDef, report: MetricReport): string {
   if (report.target === undefined) return '';
-  return `${metric.better === 'higher' ? '≥' : '≤'} ${report.target.ratio}× ${report.target.holds ? 'holds' : 'MISSED'}`;
+  const ratio = Number(report.target.ratio.toFixed(2));
+  return `${metric.better === 'higher' ? '≥' : '≤'} ${ratio}× ${report.target.holds ? 'holds' : 'MISSED'}`;
 }
 
 /** Rows of the ratio table, as Markdown (the README takes it as is; the console prints it too). */
@@ -106,4 +107,25 @@ export function markdownTable(reports: Record<string, MetricReport>): string {
     return `| ${metric.issueMetric}. ${metric.title} | ${metric.unit} | ${cell(f.mcpkit, metric.unit)} | ${cell(f['official-v2'], metric.unit)} | ${cell(f['official-v1'], metric.unit)} | ${cell(f.raw, metric.unit)} | ${ratio(report.ratios['official-v2'])} | ${ratio(report.ratios['official-v1'])} | ${ratio(report.ratios.raw)} | ${targetText(metric, report)} |`;
   });
   return [header, rule, ...rows].join('\n');
+}
+
+/** Issue 7's targets (mcpkit ÷ official v2, same run) as Markdown: what was measured and by how much it holds or misses. */
+export function targetsTable(reports: Record<string, MetricReport>): string {
+  const rows = METRICS.filter((metric) => metric.target !== undefined).map((metric) => {
+    const report = reports[metric.id];
+    const sign = metric.better === 'higher' ? '≥' : '≤';
+    const wanted = `${sign} ${Number((metric.target as number).toFixed(2))}×`;
+    const measured = report?.ratios['official-v2'];
+    if (report === undefined || measured === undefined)
+      return `| ${metric.issueMetric}. ${metric.title} | ${wanted} | — | not measured |`;
+    const holds = report.target?.holds === true;
+    // How far off: the factor mcpkit must still gain (or has to spare).
+    const factor =
+      metric.better === 'higher' ? measured / (metric.target as number) : (metric.target as number) / measured;
+    const verdict = holds
+      ? `holds (${factor.toFixed(2)}× margin)`
+      : `MISSED (needs ${(1 / factor).toFixed(2)}× better)`;
+    return `| ${metric.issueMetric}. ${metric.title} | ${wanted} | ${measured.toFixed(2)}× | ${verdict} |`;
+  });
+  return ['| Target (mcpkit ÷ official v2) | wanted | measured | verdict |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -1,12 +1,14 @@
 // The measuring half of every bench client. Each implementation's driver (one small file per client SDK) only says
 // how to connect and how to make one `echo` call; this module runs the phases the same way for all of them, in a
 // process of its own, and prints one JSON line. Every loop is bounded by a count and by the run's deadline.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { serverCpuMicros } from './server-report';
 
 /** What a driver's `connect` returns: one live client session on a spawned stdio server. */
 export interface Connection {
   /** Calls `echo` with `text` and resolves with the text content the server returned. */
   call(text: string): Promise<string>;
+  /** Calls `big` with `bytes` and resolves with the text content the server returned. */
+  big(bytes: number): Promise<string>;
   /** The spawned server's process id (its CPU is read through the SIGUSR2 reporter, see servers/cpu-report.ts). */
   readonly pid: number;
   close(): Promise<void>;
@@ -26,7 +28,7 @@ export interface DriverConfig {
   inFlight: number;
   largeBytes: number;
   largeCalls: number;
-  /** A large call not answered in this time counts as a failure of the implementation (reported, not fatal). */
+  /** A `big` call not answered in this time counts as a failure of the implementation (reported, not fatal). */
   largeTimeoutMs: number;
   deadlineMs: number;
 }
@@ -134,28 +136,13 @@ async function large(
   deadline: number,
   result: DriverResult,
 ): Promise<NonNullable<DriverResult['large']>> {
-  const text = 'x'.repeat(config.largeBytes);
-  const bounded = async (): Promise<void> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer to a ${config.largeBytes}-byte echo in ${config.largeTimeoutMs} ms`)),
-        config.largeTimeoutMs,
-      );
-    });
-    try {
-      await Promise.race([checkedCall(connection, text), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
   const times: number[] = [];
   try {
     // One unmeasured call first: the first large message grows buffers that every later one reuses.
-    await bounded();
+    await boundedBig(connection, config.largeBytes, config.largeTimeoutMs);
     for (let i = 0; i < config.largeCalls && performance.now() < deadline; i++) {
       const t0 = performance.now();
-      await bounded();
+      await boundedBig(connection, config.largeBytes, config.largeTimeoutMs);
       times.push(performance.now() - t0);
     }
   } catch (error) {
@@ -166,20 +153,24 @@ async function large(
   return { calls: times.length, ms: quantile(times, 0.5) };
 }
 
-function quantile(sorted: ArrayLike<number>, q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+/** One `big` call, its length checked, failing after `timeoutMs`. */
+export async function boundedBig(connection: Pick<Connection, 'big'>, bytes: number, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer to a big call of ${bytes} bytes in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    const text = await Promise.race([connection.big(bytes), timeout]);
+    if (text.length !== bytes) throw new Error(`big returned ${text.length} chars, expected ${bytes}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** The server's user + system CPU in µs, asked for with SIGUSR2 (bounded wait: 5 s). */
-async function serverCpuMicros(pid: number, file: string): Promise<number> {
-  rmSync(file, { force: true });
-  process.kill(pid, 'SIGUSR2');
-  const until = performance.now() + 5_000;
-  while (!existsSync(file)) {
-    if (performance.now() > until) throw new Error(`server ${pid} did not report its CPU in 5 s (${file})`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  const usage = JSON.parse(readFileSync(file, 'utf8')) as { user: number; system: number };
-  return usage.user + usage.system;
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 }

@@ -16,6 +16,11 @@ await runDriver(async (command, args) => {
       const first = result.content[0];
       return first?.type === 'text' ? first.text : '';
     },
+    async big(bytes) {
+      const result = await client.callTool({ name: 'big', arguments: { bytes } });
+      const first = result.content[0];
+      return first?.type === 'text' ? first.text : '';
+    },
     close: () => client.close(),
   };
 });

@@ -17,6 +17,11 @@ await runDriver(async (command, args) => {
       const first = (result.content as { type: string; text?: string }[])[0];
       return first?.type === 'text' ? (first.text ?? '') : '';
     },
+    async big(bytes) {
+      const result = await client.callTool({ name: 'big', arguments: { bytes } }, { timeout: 120_000 });
+      const first = (result.content as { type: string; text?: string }[])[0];
+      return first?.type === 'text' ? (first.text ?? '') : '';
+    },
     close: () => client.close(),
   };
 });

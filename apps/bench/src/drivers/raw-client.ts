@@ -34,17 +34,19 @@ await runDriver(async (command, args) => {
     clientInfo: { name: 'bench-raw-client', version: '1.0.0' },
   });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const callText = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const result = (await request('tools/call', { name, arguments: args })) as {
+      content?: { type: string; text?: string }[];
+    };
+    const first = result.content?.[0];
+    return first?.type === 'text' ? (first.text ?? '') : '';
+  };
   const pid = child.pid;
   if (pid === undefined) throw new Error('raw server did not spawn');
   return {
     pid,
-    async call(text) {
-      const result = (await request('tools/call', { name: 'echo', arguments: { text } })) as {
-        content?: { type: string; text?: string }[];
-      };
-      const first = result.content?.[0];
-      return first?.type === 'text' ? (first.text ?? '') : '';
-    },
+    call: (text) => callText('echo', { text }),
+    big: (bytes) => callText('big', { bytes }),
     close: async () => {
       child.stdin.end();
       await new Promise((resolve) => child.once('exit', resolve));

@@ -1,0 +1,46 @@
+// Issue 7 metric 8: WebSocket. The server is mcpkit's (the official v2 SDK has no WebSocket transport; v1 has only a
+// client), driven by mcpkit's client and by v1's `WebSocketClientTransport`: 1 and 16 connections with sequential
+// calls, then 64 calls in flight on one connection. One server per client and round.
+
+import { createRequire } from 'node:module';
+import type { Implementation } from '../build';
+import { WS_IN_FLIGHT, WS_LEVELS } from '../metrics';
+import { addSample } from '../report';
+import { runConcurrentProcess, startNetworkServer } from '../run';
+import { recorded, type SuiteContext } from './context';
+
+/** Where ws lives: the WebSocket client driver loads its `WebSocket` class from there at run time. */
+const WS_MODULE = createRequire(import.meta.url).resolve('ws');
+
+/** The clients that speak MCP over WebSocket. */
+export const WS_CLIENTS: readonly Implementation[] = ['mcpkit', 'official-v1'];
+
+/** Runs the WebSocket metrics of client `name` for one round. */
+export async function wsRound(context: SuiteContext, name: 'mcpkit' | 'official-v1', round: number): Promise<void> {
+  const { runnables, counts, samples, log } = context;
+  await recorded(context, 'ws', name, round, async () => {
+    const server = await startNetworkServer(runnables.ws.server, []);
+    try {
+      const result = await runConcurrentProcess(runnables.ws.drivers[name], {
+        url: server.url,
+        mode: 'stateful-json',
+        serverPid: server.pid,
+        cpuFile: server.cpuFile,
+        levels: [...WS_LEVELS],
+        warmupCalls: counts.networkWarmupCalls,
+        durationMs: counts.networkDurationMs,
+        pipelined: { inFlight: WS_IN_FLIGHT },
+        wsModule: WS_MODULE,
+        deadlineMs: counts.deadlineMs,
+      });
+      for (const level of result.levels)
+        addSample(samples, `ws-${level.sessions}-calls-per-s`, name, level.callsPerSec);
+      if (result.pipelined) addSample(samples, 'ws-pipelined-calls-per-s', name, result.pipelined.callsPerSec);
+      const parts = result.levels.map((level) => `${level.sessions}: ${Math.round(level.callsPerSec)}/s`);
+      if (result.pipelined) parts.push(`pipelined ${Math.round(result.pipelined.callsPerSec)}/s`);
+      log(`  round ${round} ${name} ws: ${parts.join(', ')}`);
+    } finally {
+      await server.stop();
+    }
+  });
+}
