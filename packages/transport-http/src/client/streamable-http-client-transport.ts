@@ -19,6 +19,7 @@ import {
   reconnectPolicy,
   waitToReconnect,
 } from './reconnect';
+import { canRefuseRedirects, isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
 import { buildHeaders, type HeadersOption } from './request-headers';
 import { errorResponseIn, mediaType, parseJsonBody } from './response-body';
 import { SseClientTransport } from './sse-client-transport';
@@ -27,7 +28,11 @@ import { ToolHeaderRegistry } from './tool-headers';
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {
-  /** The `fetch` to use (tests, proxies, custom agents). Default: the global `fetch`. */
+  /**
+   * The `fetch` to use (tests, proxies, custom agents, `createOAuthFetch`). Default: the global `fetch`; on Node its
+   * POSTs then go out with `redirect: 'error'` (cheaper in undici) and, when a server does answer 3xx, are sent again
+   * and followed from then on. A `fetch` passed here is called with fetch's default redirect handling.
+   */
   fetch?: typeof fetch;
   /**
    * Extra headers for every request (POST, GET, DELETE), e.g. `Authorization`. A function is called before each
@@ -121,6 +126,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #standaloneStream: boolean;
   readonly #fallbackToSse: boolean;
   readonly #reinitialize: boolean;
+  /** POSTs refuse redirects until a server answers one (see redirect-mode.ts). */
+  #refuseRedirects: boolean;
   readonly #lifetime = new AbortController();
   readonly #inflight = new Map<RequestId, InFlight>();
   /** Streams being read, so close() can end those whose request was already answered (a resumed GET kept open). */
@@ -145,6 +152,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#standaloneStream = options.standaloneStream !== false;
     this.#fallbackToSse = options.fallbackToSse !== false;
     this.#reinitialize = options.reinitializeOnSessionExpired === true;
+    this.#refuseRedirects = canRefuseRedirects(options.fetch);
   }
 
   /** The legacy session id the server assigned at `initialize`, if any. */
@@ -509,14 +517,21 @@ export class StreamableHttpClientTransport implements Transport {
       }
     }
     const headers = await buildHeaders(this.#headers, fixed);
+    const body = serializeMessage(message);
     let response: Response;
     try {
-      response = await this.#fetch(this.#url.href, {
-        method: 'POST',
-        headers,
-        body: serializeMessage(message),
-        signal,
-      });
+      if (this.#refuseRedirects) {
+        try {
+          response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal, ...REFUSE_REDIRECTS });
+        } catch (error) {
+          if (!isRefusedRedirect(error)) throw error;
+          // The server answered 3xx without acting on the POST: send it again and follow, as fetch does by default.
+          this.#refuseRedirects = false;
+          response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal });
+        }
+      } else {
+        response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal });
+      }
     } catch (error) {
       throw new StreamableHttpError(
         'ERR_NETWORK',
