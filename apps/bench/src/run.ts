@@ -19,25 +19,7 @@ export function runDriverProcess(
     args: [server, '--cpu-file', cpuFile],
     cpuFile,
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [driver, JSON.stringify(full)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-4_000);
-    });
-    // The driver stops its loops at deadlineMs; connect, close and the large phase get a fixed margin on top.
-    const killer = setTimeout(() => child.kill('SIGKILL'), config.deadlineMs + 30_000);
-    child.on('exit', (code, signal) => {
-      clearTimeout(killer);
-      const line = stdout.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as DriverResult);
-      else reject(new Error(`driver ${driver} exited ${code ?? signal}: ${stderr.trim() || stdout.trim()}`));
-    });
-  });
+  return spawnDriver<DriverResult>(driver, full, config.deadlineMs);
 }
 
 /** Milliseconds from spawning `server` until its answer to `initialize` arrives (bounded: 30 s). */
@@ -133,6 +115,14 @@ export function startNetworkServer(server: string, args: string[], gc = false): 
 
 /** Runs a bundled HTTP/WebSocket driver against a running server; resolves with its JSON line. */
 export function runConcurrentProcess(driver: string, config: ConcurrentConfig): Promise<ConcurrentResult> {
+  return spawnDriver<ConcurrentResult>(driver, config, config.deadlineMs);
+}
+
+/**
+ * Runs a bundled driver with its config as the one argument; resolves with the JSON of its last stdout line. The
+ * driver stops its loops at deadlineMs; connect, close and the large phase get a fixed margin on top.
+ */
+function spawnDriver<Result>(driver: string, config: object, deadlineMs: number): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [driver, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -143,11 +133,11 @@ export function runConcurrentProcess(driver: string, config: ConcurrentConfig): 
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-4_000);
     });
-    const killer = setTimeout(() => child.kill('SIGKILL'), config.deadlineMs + 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), deadlineMs + 30_000);
     child.on('exit', (code, signal) => {
       clearTimeout(killer);
       const line = stdout.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as ConcurrentResult);
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as Result);
       else reject(new Error(`driver ${driver} exited ${code ?? signal}: ${stderr.trim() || stdout.trim()}`));
     });
   });
