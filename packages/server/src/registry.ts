@@ -1,16 +1,11 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
 import { type Page, paginate } from './pagination';
 
 /** Thrown when a registration is refused (bad name, duplicate, unusable schema). */
-export class RegistrationError extends Error {
-  override name = 'RegistrationError';
-  constructor(
-    readonly code: 'ERR_INVALID_NAME' | 'ERR_DUPLICATE' | 'ERR_REMOVED',
-    message: string,
-    readonly data: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+export class RegistrationError extends defineCodedError<'ERR_INVALID_NAME' | 'ERR_DUPLICATE' | 'ERR_REMOVED'>(
+  'RegistrationError',
+  '@mcpkit/server/RegistrationError',
+) {}
 
 /** What every registry entry has. */
 export interface RegistryEntry<D> {

@@ -1,4 +1,5 @@
 import { type Schema as CfSchema, type SchemaDraft, Validator } from '@cfworker/json-schema';
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { InferJsonSchema } from './json-schema-types';
 
@@ -36,14 +37,9 @@ export interface CompiledSchema {
 }
 
 /** Thrown at registration for a schema the server cannot use. */
-export class SchemaError extends Error {
-  override name = 'SchemaError';
-  readonly code = 'ERR_INVALID_SCHEMA';
-  constructor(
-    message: string,
-    readonly data: Record<string, unknown> = {},
-  ) {
-    super(message);
+export class SchemaError extends defineCodedError<'ERR_INVALID_SCHEMA'>('SchemaError', '@mcpkit/server/SchemaError') {
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super('ERR_INVALID_SCHEMA', message, data);
   }
 }
 

@@ -1,6 +1,7 @@
 // RFC 6570 URI templates, levels 1–4: expansion, and the reverse (matching a URI and extracting the variables), which
 // resource templates need to route `resources/read`. Written here because no small, maintained library that runs
 // everywhere does both.
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
 
 /** A variable's value: a string, a list, or an associative array (RFC 6570 §2.3). */
 export type UriTemplateValue = string | number | boolean | readonly string[] | Readonly<Record<string, string>>;
@@ -46,14 +47,12 @@ const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 
 /** Thrown for a template that does not follow RFC 6570's grammar. */
-export class UriTemplateError extends Error {
-  override name = 'UriTemplateError';
-  readonly code = 'ERR_URI_TEMPLATE';
-  constructor(
-    message: string,
-    readonly data: { template: string; position?: number },
-  ) {
-    super(message);
+export class UriTemplateError extends defineCodedError<'ERR_URI_TEMPLATE', { template: string; position?: number }>(
+  'UriTemplateError',
+  '@mcpkit/server/UriTemplateError',
+) {
+  constructor(message: string, data: { template: string; position?: number }) {
+    super('ERR_URI_TEMPLATE', message, data);
   }
 }
 
