@@ -1,6 +1,8 @@
 // PKCE (RFC 7636) with S256 on WebCrypto, and the random `state`: both from crypto.getRandomValues, available in
 // browsers, Deno, Bun, Workers and Node ≥ 19 as a global.
 
+import { base64url } from 'jose';
+
 /** A PKCE pair: the verifier kept by the client, the challenge sent in the authorization request. */
 export interface PkcePair {
   verifier: string;
@@ -8,11 +10,9 @@ export interface PkcePair {
   method: 'S256';
 }
 
-/** base64url without padding (RFC 7636 Appendix A). */
+/** base64url without padding (RFC 7636 Appendix A), by jose, which the rest of /auth already uses. */
 export function base64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64url.encode(bytes);
 }
 
 /**
