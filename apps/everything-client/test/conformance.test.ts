@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CURRENT_LINE, nodeBinary } from '@mcpkit/node-lines';
 import {
   formatOutcomes,
   judgeOutcomes,
@@ -15,11 +16,13 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every client scenario of the official conformance suite (@modelcontextprotocol/conformance 0.1.16), auth
-// included, against the everything-client. The CLI needs Node >= 22: it runs with the `node@22` binary installed as a
-// devDependency, with conformance/bind-localhost.mjs preloaded so its mock servers listen on 127.0.0.1 only.
+// included, against the everything-client, with conformance/bind-localhost.mjs preloaded so its mock servers listen
+// on 127.0.0.1 only.
 
 const app = fileURLToPath(new URL('..', import.meta.url));
-const node22 = join(app, 'node_modules/.bin/node');
+// The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else
+// the Node 22 binary of @mcpkit/node-lines.
+const node22 = CURRENT_LINE >= 22 ? process.execPath : nodeBinary(22);
 const cli = join(app, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 /**
  * What the CLI runs: a named suite (its scenarios in parallel inside one CLI process, so the CLI and its mock servers
@@ -164,7 +167,7 @@ describe('conformance: client scenarios', () => {
   });
 
   it('passes every client scenario (or fails exactly as expected)', { timeout: 240_000 }, async () => {
-    expect(existsSync(node22), `Node 22 binary missing at ${node22}; run pnpm install`).toBe(true);
+    expect(existsSync(node22), `Node 22 binary missing at ${node22}; run npx pnpm install`).toBe(true);
     const expected = JSON.parse(await readFile(join(app, 'conformance/expected-failures.json'), 'utf8')) as {
       client: Record<string, string>;
     };

@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CURRENT_LINE, nodeBinary } from '@mcpkit/node-lines';
 import {
   formatOutcomes,
   judgeOutcomes,
@@ -15,10 +16,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every server scenario of the official conformance suite (@modelcontextprotocol/conformance 0.1.16, `--suite
 // all`, which includes the pending ones) against the everything-server started with its own entry (src/main.ts) on
-// 127.0.0.1 and a free port. The CLI needs Node >= 22: it runs with the `node@22` binary installed as a devDependency.
+// 127.0.0.1 and a free port.
 
 const app = fileURLToPath(new URL('..', import.meta.url));
-const node22 = join(app, 'node_modules/.bin/node');
+// The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else
+// the Node 22 binary of @mcpkit/node-lines.
+const node22 = CURRENT_LINE >= 22 ? process.execPath : nodeBinary(22);
 const cli = join(app, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const SUITE_TIMEOUT_MS = 150_000;
 const START_TIMEOUT_MS = 20_000;
@@ -84,7 +87,7 @@ describe('conformance: server scenarios', () => {
   });
 
   it('passes every server scenario of --suite all (or fails exactly as expected)', { timeout: 180_000 }, async () => {
-    expect(existsSync(node22), `Node 22 binary missing at ${node22}; run pnpm install`).toBe(true);
+    expect(existsSync(node22), `Node 22 binary missing at ${node22}; run npx pnpm install`).toBe(true);
     const expected = JSON.parse(await readFile(join(app, 'conformance/expected-failures.json'), 'utf8')) as {
       server: Record<string, string>;
     };

@@ -63,30 +63,49 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too
   });
 }
 
-function uncork(res: ServerResponse): void {
-  res.uncork();
+function flushBatch(target: NodeSseTarget): void {
+  target.flush();
 }
 
-/** An SSE body written straight to the socket: what one turn writes leaves in one write (corked until the next tick). */
+/**
+ * An SSE body written straight to the socket. What one turn writes leaves in one write: the text is batched here and
+ * written on the next tick, or handed to `end(text)` when the stream ends in the same turn (a one-answer stream). Not
+ * `cork()`: on Node 22 and later, `end()` on a corked response drops the corked chunk.
+ */
 class NodeSseTarget implements SseTarget {
   readonly #res: ServerResponse;
+  #batch: string | undefined = undefined;
 
   constructor(res: ServerResponse) {
     this.#res = res;
   }
 
   write(text: string): void {
-    const res = this.#res;
-    if (res.destroyed) return;
-    if (res.writableCorked === 0) {
-      res.cork();
-      process.nextTick(uncork, res);
+    if (this.#res.destroyed) return;
+    if (this.#batch === undefined) {
+      this.#batch = text;
+      process.nextTick(flushBatch, this);
+    } else {
+      this.#batch += text;
     }
-    res.write(text);
+  }
+
+  /** Writes the turn's batch (called on the next tick). */
+  flush(): void {
+    const batch = this.#batch;
+    if (batch === undefined) return;
+    this.#batch = undefined;
+    const res = this.#res;
+    if (!res.destroyed && !res.writableEnded) res.write(batch);
   }
 
   end(): void {
-    if (!this.#res.destroyed) this.#res.end();
+    const batch = this.#batch;
+    this.#batch = undefined;
+    const res = this.#res;
+    if (res.destroyed || res.writableEnded) return;
+    if (batch === undefined) res.end();
+    else res.end(batch);
   }
 }
 
@@ -157,6 +176,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   // one write: corked here, uncorked once the turn's microtasks ran.
   let corked = false;
   const uncork = () => {
+    if (!corked) return;
     corked = false;
     res.uncork();
   };
@@ -186,6 +206,8 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     // The body was cancelled because the client left.
   } finally {
     res.off('close', onClose);
+    // Uncorked before ending: on Node 22 and later, `end()` on a corked response drops the corked chunk.
+    if (corked) uncork();
     if (!res.destroyed) res.end();
   }
 }
