@@ -23,14 +23,6 @@ export {
 } from './errors';
 export { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder, type LineDecoderOptions } from './framing';
 export type { CancellationRequest, OutboundNotification, PeerHooks, ProgressToken, ProgressUpdate } from './hooks';
-export type {
-  InboundRequestNext,
-  InboundResponseNext,
-  Interceptor,
-  OutboundNotificationNext,
-  OutboundRequest,
-  OutboundRequestNext,
-} from './interceptor';
 export {
   createLinkedTransports,
   InMemoryTransport,
@@ -55,6 +47,13 @@ export {
   type JsonRpcSuccessResponse,
   type RequestId,
 } from './messages';
+export {
+  type Middleware,
+  MiddlewareChain,
+  type MiddlewareChainOptions,
+  MiddlewareResultError,
+  type Next,
+} from './middleware';
 export {
   type BatchResult,
   type MessageResult,

@@ -9,7 +9,6 @@ import {
   UnknownResponseError,
 } from './errors';
 import type { PeerHooks } from './hooks';
-import { composeInterceptors, type Interceptor, type InterceptorChains, type OutboundRequest } from './interceptor';
 import type {
   JsonRpcErrorObject,
   JsonRpcMessage,
@@ -63,8 +62,6 @@ export interface JsonRpcPeerOptions {
   idGenerator?: () => RequestId;
   /** The protocol seams: progress tokens and cancellation. */
   hooks?: PeerHooks;
-  /** Interceptors, outermost first. More can be added with `use()`. */
-  interceptors?: readonly Interceptor[];
   /** Initial `onerror`. */
   onError?: (error: Error) => void;
   /** Initial `onclose`. */
@@ -76,7 +73,6 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
-const NO_INTERCEPTORS: readonly Interceptor[] = Object.freeze([]);
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -177,6 +173,11 @@ interface PendingRequest {
   totalTimer: Timer | undefined;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /**
+   * Set when the transport cancels this request itself (`Transport.cancelsBySignal`): aborted instead of sending the
+   * protocol's cancellation notification.
+   */
+  readonly cancel: AbortController | undefined;
 }
 
 function timeoutValue(value: number | undefined, name: string): number {
@@ -237,16 +238,13 @@ export class JsonRpcPeer {
   onclose: (() => void) | undefined;
 
   // Idle sessions are many (one per HTTP client), so a peer allocates nothing it does not use yet: the pending map
-  // on the first request sent, the interceptor chains on the first interceptor, no closures of its own.
+  // on the first request sent, no closures of its own.
   readonly #defaultTimeoutMs: number;
   readonly #maxTotalTimeoutMs: number;
   readonly #idGenerator: (() => RequestId) | undefined;
   #lastId = 0;
   #pending: Map<RequestId, PendingRequest> | undefined = undefined;
   #connection: Connection | undefined = undefined;
-  #interceptors: readonly Interceptor[] = NO_INTERCEPTORS;
-  /** `undefined` while there are no interceptors: calls go straight to the terminal methods. */
-  #chains: InterceptorChains | undefined = undefined;
 
   static {
     receiveOn = (peer, connection, message, info) => peer.#receive(connection, message, info);
@@ -262,7 +260,6 @@ export class JsonRpcPeer {
     this.#defaultTimeoutMs = timeoutValue(options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'defaultTimeoutMs');
     this.#maxTotalTimeoutMs = timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
     this.#idGenerator = options.idGenerator;
-    if (options.interceptors && options.interceptors.length > 0) this.#setInterceptors([...options.interceptors]);
   }
 
   /** The current transport (also after it closed, until the next `connect`). */
@@ -346,19 +343,6 @@ export class JsonRpcPeer {
   }
 
   /**
-   * Adds an interceptor inside the ones already added (so the first added stays outermost). Returns a function that
-   * removes it.
-   *
-   * @example
-   * const remove = peer.use({ outboundRequest: (request, next) => next({ ...request, options: { ...request.options, timeoutMs: 5_000 } }) });
-   * remove();
-   */
-  use(interceptor: Interceptor): () => void {
-    this.#setInterceptors([...this.#interceptors, interceptor]);
-    return () => this.#setInterceptors(this.#interceptors.filter((candidate) => candidate !== interceptor));
-  }
-
-  /**
    * Sends a request and resolves to its result. Rejects with `JsonRpcError` when the peer answers with an error, and
    * with a local error otherwise: `RequestTimeoutError`, `RequestAbortedError`, `ConnectionClosedError`, or whatever
    * the transport's `send` failed with.
@@ -372,9 +356,7 @@ export class JsonRpcPeer {
    * });
    */
   request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
-    const request: OutboundRequest = { method, params, options: options ?? NO_REQUEST_OPTIONS };
-    const chains = this.#chains;
-    return (chains === undefined ? this.#sendRequest(request) : chains.outboundRequest(request)) as Promise<R>;
+    return this.#sendRequest(method, params, options ?? NO_REQUEST_OPTIONS) as Promise<R>;
   }
 
   /**
@@ -386,30 +368,10 @@ export class JsonRpcPeer {
   notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void> {
     const notification: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.#outboundNotification(notification, options ?? NO_NOTIFY_OPTIONS);
+    return this.#sendNotification(notification, options ?? NO_NOTIFY_OPTIONS);
   }
 
-  #setInterceptors(interceptors: readonly Interceptor[]): void {
-    this.#interceptors = interceptors;
-    this.#chains =
-      interceptors.length === 0
-        ? undefined
-        : composeInterceptors(interceptors, {
-            inboundRequest: (request, ctx) => this.#dispatch(request, ctx),
-            outboundRequest: (request) => this.#sendRequest(request),
-            inboundResponse: (response) => this.#settleResponse(response),
-            outboundNotification: (notification, options) => this.#sendNotification(notification, options),
-          });
-  }
-
-  #outboundNotification(notification: JsonRpcNotification, options: NotifyOptions): Promise<void> {
-    const chains = this.#chains;
-    return chains === undefined
-      ? this.#sendNotification(notification, options)
-      : chains.outboundNotification(notification, options);
-  }
-
-  /** The innermost inbound step: the router's handler for the method. */
+  /** The router's handler for the method. */
   #dispatch(request: JsonRpcRequest, ctx: RequestContext): unknown {
     const handler = this.router.resolveRequestHandler(request.method);
     if (handler === undefined) throw JsonRpcError.methodNotFound(request.method);
@@ -418,7 +380,7 @@ export class JsonRpcPeer {
 
   // ---- outgoing ----
 
-  #sendRequest({ method, params, options }: OutboundRequest): Promise<unknown> {
+  #sendRequest(method: string, params: JsonRpcParams | undefined, options: RequestOptions): Promise<unknown> {
     const connection = this.#connection;
     if (connection === undefined || connection.closed) {
       return Promise.reject(
@@ -475,6 +437,7 @@ export class JsonRpcPeer {
         totalTimer: undefined,
         signal: undefined,
         onAbort: undefined,
+        cancel: connection.transport.cancelsBySignal?.(request) === true ? new AbortController() : undefined,
       };
       if (this.#pending === undefined) this.#pending = new Map();
       this.#pending.set(request.id, entry);
@@ -500,7 +463,16 @@ export class JsonRpcPeer {
         entry.onAbort = onAbort;
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#transmit(connection, request, options.relatedRequestId, (error) => this.#failPending(entry, error));
+      this.#transmit(
+        connection,
+        request,
+        entry.cancel === undefined
+          ? options.relatedRequestId === undefined
+            ? undefined
+            : { relatedRequestId: options.relatedRequestId }
+          : { relatedRequestId: options.relatedRequestId, signal: entry.cancel.signal },
+        (error) => this.#failPending(entry, error),
+      );
     });
   }
 
@@ -525,10 +497,9 @@ export class JsonRpcPeer {
   #transmit(
     connection: Connection,
     message: JsonRpcMessage,
-    relatedRequestId: RequestId | undefined,
+    options: TransportSendOptions | undefined,
     onFailure: (error: unknown) => void,
   ): void {
-    const options: TransportSendOptions | undefined = relatedRequestId === undefined ? undefined : { relatedRequestId };
     let sent: Promise<void> | void;
     try {
       sent = connection.transport.send(message, options);
@@ -595,7 +566,12 @@ export class JsonRpcPeer {
     this.#sendCancellation(entry, reason);
   }
 
+  /** Tells the other side to stop working on `entry`: the transport's way when it has one, else the protocol's. */
   #sendCancellation(entry: PendingRequest, reason: unknown): void {
+    if (entry.cancel !== undefined) {
+      entry.cancel.abort(reason);
+      return;
+    }
     const build = this.hooks.cancellationNotification;
     const connection = this.#connection;
     if (build === undefined || connection === undefined || connection.closed) return;
@@ -608,7 +584,7 @@ export class JsonRpcPeer {
           : { jsonrpc: '2.0', method: cancellation.method, params: cancellation.params };
       const options =
         entry.relatedRequestId === undefined ? NO_NOTIFY_OPTIONS : { relatedRequestId: entry.relatedRequestId };
-      this.#outboundNotification(notification, options).then(undefined, (error) => this.#report(error));
+      this.#sendNotification(notification, options).then(undefined, (error) => this.#report(error));
     } catch (error) {
       this.#report(error);
     }
@@ -625,16 +601,10 @@ export class JsonRpcPeer {
       } else if (kind === KIND_NOTIFICATION) {
         this.#handleNotification(connection, message as JsonRpcNotification, info ?? NO_MESSAGE_INFO);
       } else if (kind === KIND_RESPONSE) {
-        const chains = this.#chains;
-        if (chains === undefined) {
-          this.#settleResponse(message as JsonRpcResponse);
-        } else {
-          const settled = chains.inboundResponse(message as JsonRpcResponse);
-          if (isPromiseLike(settled)) settled.then(undefined, (error) => this.#report(error));
-        }
+        this.#settleResponse(message as JsonRpcResponse);
       } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
         // It looked like a request and has an id: answer it, as JSON-RPC asks.
-        this.#transmit(connection, kind, kind.id, (error) => this.#report(error));
+        this.#transmit(connection, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
       } else {
         this.#report(
           new InvalidMessageError(`Received an invalid JSON-RPC message: ${kind.error.message}`, {
@@ -654,8 +624,7 @@ export class JsonRpcPeer {
     trackRunning(connection, ctx);
     let response: JsonRpcResponse;
     try {
-      const chains = this.#chains;
-      const result = await (chains === undefined ? this.#dispatch(request, ctx) : chains.inboundRequest(request, ctx));
+      const result = await this.#dispatch(request, ctx);
       response = { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (error) {
       response = { jsonrpc: '2.0', id, error: errorObjectOf(error) };
@@ -664,7 +633,7 @@ export class JsonRpcPeer {
     ctx.dispose();
     // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
     if (ctx.aborted || connection.closed) return;
-    this.#transmit(connection, response, id, (error) => this.#report(error));
+    this.#transmit(connection, response, { relatedRequestId: id }, (error) => this.#report(error));
   }
 
   #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {

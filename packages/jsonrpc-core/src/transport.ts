@@ -1,4 +1,4 @@
-import type { JsonRpcMessage, RequestId } from './messages';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from './messages';
 
 /**
  * Who sent a message, as established by the transport or the auth layer in front of it.
@@ -46,6 +46,12 @@ export interface TransportSendOptions {
    * stream. Absent for messages not tied to a request.
    */
   relatedRequestId?: RequestId;
+  /**
+   * Outbound requests on a transport with `cancelsBySignal`: aborted when the peer stops waiting for this request's
+   * response (its caller aborted it, or it timed out). The transport tells the other side its own way (HTTP in
+   * MCP 2026-07-28: close the response stream). Absent on transports that leave cancellation to the peer.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -105,6 +111,24 @@ export interface Transport {
   onclose?: (reason?: Error) => void;
   /** Set by the peer: a non-fatal problem (fatal ones also call `onclose`). */
   onerror?: (error: Error) => void;
+  /**
+   * Optional: whether this transport cancels `request` itself when the `signal` of its send options aborts. Return
+   * `true` and the peer sends no cancellation notification for it (MCP 2026-07-28 over HTTP: closing the response
+   * stream is the cancellation, and a notification must not be sent). Without this method, or for requests it returns
+   * `false` for, the peer sends the protocol's cancellation notification (`PeerHooks.cancellationNotification`), as
+   * stdio and WebSocket need.
+   *
+   * @example
+   * cancelsBySignal(request) {
+   *   return isModernRequest(request); // this transport's own rule
+   * }
+   * send(message, options) {
+   *   const controller = new AbortController();
+   *   options?.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+   *   return fetch(url, { method: 'POST', body: JSON.stringify(message), signal: controller.signal }).then(...);
+   * }
+   */
+  cancelsBySignal?(request: JsonRpcRequest): boolean;
   /** An identifier for the session this channel carries, when the transport has one. */
   readonly sessionId?: string;
   /**

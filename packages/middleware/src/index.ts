@@ -33,6 +33,7 @@ export {
   type ProtectedResourceMetadataOptions,
   protectedResourceMetadataUrl,
 } from './auth/resource-metadata';
+export type { ScopeRules } from './auth/scope-table';
 export type { TokenCacheOptions } from './auth/token-cache';
 export type { TokenVerifier, TokenVerifyContext } from './auth/token-verifier';
 export { type BearerChallenge, formatBearerChallenge } from './auth/www-authenticate';

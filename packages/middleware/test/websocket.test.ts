@@ -38,6 +38,7 @@ async function serve(
 ) {
   const { server: mcp, ran } = createProtectedServer('protected-ws');
   const bearer = createBearerAuth({ ...PROTECTED_SCOPES, ...bearerOptions });
+  mcp.use(bearer.middleware);
   const endpoint = await createWebSocketServer(mcp, { port: 0, ...bearer.forWebSocket(), ...ws });
   endpoints.push(endpoint);
   return { endpoint, ran, bearer };
@@ -211,9 +212,8 @@ describe('bearer auth on the WebSocket upgrade', async () => {
     fresh.close();
   });
 
-  it('refuses a scoped tool on an anonymous connection (interceptor without authenticate)', async () => {
-    const { endpoint, bearer, ran } = await serve({ verifier }, { authenticate: undefined });
-    expect(bearer.forWebSocket().interceptors).toEqual([bearer.interceptor]);
+  it('refuses a scoped tool on an anonymous connection (the middleware without authenticate)', async () => {
+    const { endpoint, ran } = await serve({ verifier }, { authenticate: undefined });
     const connection = await openRawWebSocket(endpoint.url);
     expect(connection.status).toBe(101);
     const call = modernCall('delete_file');

@@ -26,6 +26,7 @@ import {
   requiredCapability,
 } from '@mcpkit/protocol';
 import { checkAnswer } from './input-answers';
+import { type ContextVariableMap, ContextVariables } from './middleware/variables';
 import type { ServerSession } from './session';
 
 /** Which protocol era a request is handled in. */
@@ -70,7 +71,9 @@ const noProgress = (): Promise<void> => Promise.resolve();
  *   return { content: [{ type: 'text', text: 'Deployed.' }] };
  * });
  */
-export class ServerRequestContext {
+export class ServerRequestContext<V extends object = ContextVariableMap> extends ContextVariables<V> {
+  /** Tells a request context from a notification one (middleware sees both). */
+  readonly kind = 'request' as const;
   readonly requestId: RequestId;
   readonly method: string;
   readonly era: Era;
@@ -106,6 +109,7 @@ export class ServerRequestContext {
     loggingDeclared: boolean,
     mayAsk: boolean,
   ) {
+    super();
     this.#dispatch = dispatch;
     const message = dispatch.message;
     this.requestId = message.id;
@@ -138,6 +142,11 @@ export class ServerRequestContext {
       else parent.addEventListener('abort', () => controller!.abort(parent.reason), { once: true });
     }
     return controller.signal;
+  }
+
+  /** The request's params as received (`_meta` included). */
+  get params(): Record<string, unknown> | undefined {
+    return this.#dispatch.message.params as Record<string, unknown> | undefined;
   }
 
   /** What the transport knows about the request (auth, HTTP request data). */

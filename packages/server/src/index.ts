@@ -2,9 +2,22 @@
 
 export { type DispatchContext, type Era, ServerRequestContext } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
+export type { ServerExtension } from './extensions';
 export type { InferJsonSchema } from './json-schema-types';
 export { ListenStream } from './listen-stream';
 export { McpServer, type McpServerOptions } from './mcp-server';
+export {
+  forMethod,
+  forPrompt,
+  forRequests,
+  forResource,
+  forTool,
+  type NamePattern,
+  namePattern,
+} from './middleware/filters';
+export type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
+export { type ContextVariableMap, ContextVariables } from './middleware/variables';
+export { ServerNotificationContext } from './notification-context';
 export type { PromptConfig, PromptHandler, RegisteredPrompt } from './prompts';
 export type { RegisteredHandle } from './registered-handle';
 export { RegistrationError } from './registry';
@@ -27,7 +40,13 @@ export {
   type SchemaInput,
   type SchemaIssue,
 } from './schema';
-export { Server, type ServerOptions, type ServerRequestHandler } from './server';
+export {
+  type HandleNotificationOptions,
+  Server,
+  type ServerNotificationHandler,
+  type ServerOptions,
+  type ServerRequestHandler,
+} from './server';
 export { type ConnectOptions, ServerSession } from './session';
 export type { RegisteredTool, ToolConfig, ToolHandler } from './tools';
 export { UriTemplate, UriTemplateError, type UriTemplateValue, type UriTemplateVariables } from './uri-template';

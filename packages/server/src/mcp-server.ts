@@ -1,7 +1,10 @@
 import type { JsonRpcRequest, Transport } from '@mcpkit/jsonrpc-core';
 import type { Implementation } from '@mcpkit/protocol';
 import { installCompletion } from './completion';
+import type { ServerExtension } from './extensions';
 import { ListChangedDebouncer } from './list-changed';
+import type { NamePattern } from './middleware/filters';
+import type { OutboundHook, ServerMiddleware } from './middleware/types';
 import { type PromptConfig, type PromptHandler, Prompts, type RegisteredPrompt } from './prompts';
 import type { ResourceTemplate } from './resource-template';
 import {
@@ -84,6 +87,34 @@ export class McpServer {
   async close(): Promise<void> {
     this.#listChanged.cancel();
     await this.server.close();
+  }
+
+  /**
+   * Adds a middleware around every inbound request and notification, on every path and in both eras (see
+   * `Server.use`). Returns a function that removes it.
+   *
+   * @example
+   * server.use('tools/*', async (ctx, next) => {
+   *   const started = Date.now();
+   *   try { return await next(); } finally { console.error(ctx.method, Date.now() - started, 'ms'); }
+   * });
+   */
+  use(middleware: ServerMiddleware): () => void;
+  use(pattern: NamePattern, middleware: ServerMiddleware): () => void;
+  use(first: ServerMiddleware | NamePattern, second?: ServerMiddleware): () => void {
+    return second === undefined
+      ? this.server.use(first as ServerMiddleware)
+      : this.server.use(first as NamePattern, second);
+  }
+
+  /** Adds a hook around every outbound notification and server→client request (see `Server.useOutbound`). */
+  useOutbound(hook: OutboundHook): () => void {
+    return this.server.useOutbound(hook);
+  }
+
+  /** Registers an extension: advertised, routed on every path, its middleware installed (see `Server.extend`). */
+  extend(extension: ServerExtension): void {
+    this.server.extend(extension);
   }
 
   /** Tells subscribed clients (both eras) that a resource changed. */

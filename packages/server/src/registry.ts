@@ -2,10 +2,14 @@ import { defineCodedError } from '@mcpkit/jsonrpc-core';
 import { type Page, paginate } from './pagination';
 
 /** Thrown when a registration is refused (bad name, duplicate, unusable schema). */
-export class RegistrationError extends defineCodedError<'ERR_INVALID_NAME' | 'ERR_DUPLICATE' | 'ERR_REMOVED'>(
-  'RegistrationError',
-  '@mcpkit/server/RegistrationError',
-) {}
+export class RegistrationError extends defineCodedError<
+  | 'ERR_INVALID_NAME'
+  | 'ERR_DUPLICATE'
+  | 'ERR_REMOVED'
+  | 'ERR_INVALID_EXTENSION'
+  | 'ERR_DUPLICATE_EXTENSION'
+  | 'ERR_METHOD_CLASH'
+>('RegistrationError', '@mcpkit/server/RegistrationError') {}
 
 /** What every registry entry has. */
 export interface RegistryEntry<D> {

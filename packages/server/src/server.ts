@@ -1,9 +1,12 @@
 import {
   JsonRpcError,
   JsonRpcErrorCode,
+  type JsonRpcNotification,
+  type JsonRpcParams,
   type JsonRpcRequest,
   type JsonRpcResponse,
   type MessageInfo,
+  MiddlewareChain,
   Router,
   type Transport,
 } from '@mcpkit/jsonrpc-core';
@@ -14,14 +17,19 @@ import {
   hasCapability,
   type Implementation,
   type InitializeResult,
+  MetaKeys,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
 import { installBuiltIns } from './built-ins';
 import { type DispatchContext, ServerRequestContext } from './context';
 import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
+import { checkExtension, type ServerExtension } from './extensions';
 import { InputRounds } from './input-rounds';
 import { isJsonObject } from './json-object';
 import type { ListenStream } from './listen-stream';
+import { forMethod, type NamePattern } from './middleware/filters';
+import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
+import { ServerNotificationContext } from './notification-context';
 import { type NonceStore, RequestStateCodec } from './request-state';
 import { type ConnectOptions, ServerSession } from './session';
 
@@ -58,8 +66,22 @@ export interface ServerOptions {
   principalOf?: (info: MessageInfo) => string | undefined;
   /** Caching hints for cacheable results, by method; `default` for the rest. Default `{ttlMs: 0, cacheScope: 'private'}`. */
   cacheHints?: Partial<Record<CacheableMethod | 'default', CacheHint>>;
-  /** Problems nobody awaits (failed notification writes, session errors). */
+  /** Problems nobody awaits (failed notification writes, session errors, a middleware that threw). */
   onError?: (error: Error) => void;
+  /**
+   * The message of the -32603 error a caller gets when a middleware throws something other than a `JsonRpcError`
+   * (the error itself goes to `onError`, once; its message never reaches the client). Default `'Internal error'`.
+   */
+  internalErrorMessage?: string;
+}
+
+/** Handles one notification method (an extension's, or one you add with `setNotificationHandler`). */
+export type ServerNotificationHandler = (params: unknown, ctx: ServerNotificationContext) => void | Promise<void>;
+
+/** Options for `Server.handleNotification`. */
+export interface HandleNotificationOptions {
+  info?: MessageInfo;
+  session?: ServerSession;
 }
 
 /** Handles one request method. `params` is the request's params; return the result (or throw a `JsonRpcError`). */
@@ -94,6 +116,10 @@ export class Server {
   onerror: ((error: Error) => void) | undefined;
 
   readonly #handlers = new Map<string, ServerRequestHandler<never>>();
+  readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
+  readonly #middleware: MiddlewareChain<ServerContext, unknown>;
+  readonly #outbound: MiddlewareChain<OutboundMessage, unknown>;
+  readonly #extensions = new Map<string, ServerExtension>();
   readonly #sessions = new Set<ServerSession>();
   readonly #streams = new Set<ListenStream>();
   readonly #rules: EraRules;
@@ -120,10 +146,29 @@ export class Server {
     });
     this.#inputRounds = new InputRounds(codec, options.principalOf ?? defaultPrincipal);
 
+    const internalErrorMessage = options.internalErrorMessage ?? 'Internal error';
+    this.#middleware = new MiddlewareChain<ServerContext, unknown>({
+      requireResult: (ctx) => ctx.kind === 'request',
+      ownError: (error) => {
+        if (JsonRpcError.is(error)) return error;
+        this.#report(error);
+        return new JsonRpcError(JsonRpcErrorCode.InternalError, internalErrorMessage);
+      },
+    });
+    this.#outbound = new MiddlewareChain<OutboundMessage, unknown>({
+      requireResult: (message) => message.kind === 'request',
+      ownError: (error) => error,
+    });
+
     this.router.fallbackRequestHandler = (_params, ctx) =>
       this.dispatch(ctx.message, ctx, ctx.peer instanceof ServerSession ? ctx.peer : undefined);
-    this.router.setNotificationHandler('notifications/initialized', (_params, ctx) => {
-      if (ctx.peer instanceof ServerSession) ctx.peer.initialized = true;
+    this.router.fallbackNotificationHandler = (_params, ctx) =>
+      this.handleNotification(ctx.message, {
+        info: ctx.info,
+        session: ctx.peer instanceof ServerSession ? ctx.peer : undefined,
+      });
+    this.#notificationHandlers.set('notifications/initialized', (_params, ctx) => {
+      if (ctx.session !== undefined) ctx.session.initialized = true;
     });
     installBuiltIns(this, this.#streams);
   }
@@ -186,6 +231,135 @@ export class Server {
     return this.#handlers.delete(method);
   }
 
+  /** Whether a request handler is registered for `method`. */
+  hasRequestHandler(method: string): boolean {
+    return this.#handlers.has(method);
+  }
+
+  /** Registers (or replaces) the handler of a notification method, for every session and both eras. */
+  setNotificationHandler(method: string, handler: ServerNotificationHandler): void {
+    this.#notificationHandlers.set(method, handler);
+  }
+
+  /** Removes a notification handler. */
+  removeNotificationHandler(method: string): boolean {
+    return this.#notificationHandlers.delete(method);
+  }
+
+  /**
+   * Adds a middleware around every inbound request and notification, on every path (stdio and WebSocket sessions,
+   * HTTP sessions, stateless HTTP) and in both eras; with a pattern, only for the methods it matches (`'tools/*'`).
+   * It runs after the envelope, era and capability checks, before the handler; the first added is outermost. A
+   * middleware added while clients are connected applies to the requests that start afterwards. Returns a function
+   * that removes it.
+   *
+   * @example
+   * server.use(async (ctx, next) => {
+   *   if (ctx.kind === 'request' && ctx.auth === undefined) throw new JsonRpcError(-32001, 'Sign in first');
+   *   return next();
+   * });
+   * server.use('tools/*', async (ctx, next) => {
+   *   const started = Date.now();
+   *   try { return await next(); } finally { console.error(ctx.method, Date.now() - started, 'ms'); }
+   * });
+   */
+  use(middleware: ServerMiddleware): () => void;
+  use(pattern: NamePattern, middleware: ServerMiddleware): () => void;
+  use(first: ServerMiddleware | NamePattern, second?: ServerMiddleware): () => void {
+    if (second !== undefined) return this.#middleware.add(forMethod(first as NamePattern, second));
+    return this.#middleware.add(first as ServerMiddleware);
+  }
+
+  /**
+   * Adds a hook around every outbound notification and server→client request, on every path (for logging and
+   * tracing). Returns a function that removes it.
+   *
+   * @example
+   * server.useOutbound(async (message, next) => {
+   *   if (message.kind === 'request') message.params = { ...message.params, _meta: { traceparent } };
+   *   return next();
+   * });
+   */
+  useOutbound(hook: OutboundHook): () => void {
+    return this.#outbound.add(hook);
+  }
+
+  /** @internal The outbound hooks, or `undefined` when there are none (the session's send path checks it). */
+  get outboundHooks(): MiddlewareChain<OutboundMessage, unknown> | undefined {
+    return this.#outbound.size === 0 ? undefined : this.#outbound;
+  }
+
+  /**
+   * Registers an extension (SEP-2133): advertises it as `capabilities.extensions[id]`, routes its methods on every
+   * path and in both eras, and installs its middleware. Refused, with nothing installed, when the id is malformed or
+   * taken, or a method clashes with an MCP core method or a registered handler.
+   *
+   * @example
+   * server.extend({
+   *   id: 'com.example/weather-alerts',
+   *   declaration: { regions: ['eu'] },
+   *   methods: { 'com.example/alerts/list': () => ({ alerts: [] }) },
+   * });
+   */
+  extend(extension: ServerExtension): void {
+    checkExtension(
+      extension,
+      new Set(this.#extensions.keys()),
+      (method) => this.#handlers.has(method),
+      (method) => this.#notificationHandlers.has(method),
+    );
+    this.#extensions.set(extension.id, extension);
+    for (const [method, handler] of Object.entries(extension.methods ?? {})) this.#handlers.set(method, handler);
+    for (const [method, handler] of Object.entries(extension.notifications ?? {})) {
+      this.#notificationHandlers.set(method, handler as ServerNotificationHandler);
+    }
+    const middleware = extension.middleware;
+    if (middleware !== undefined) {
+      for (const layer of typeof middleware === 'function' ? [middleware] : middleware) this.#middleware.add(layer);
+    }
+    this.registerCapabilities({ extensions: { [extension.id]: extension.declaration ?? {} } } as ServerCapabilities);
+  }
+
+  /** The extensions registered, by id. */
+  get extensions(): ReadonlyMap<string, ServerExtension> {
+    return this.#extensions;
+  }
+
+  /**
+   * Delivers one inbound notification: through the middleware to its handler. Sessions call it for every
+   * notification they receive; stateless transports call it with the request's `info`.
+   */
+  handleNotification(notification: JsonRpcNotification, options: HandleNotificationOptions = {}): Promise<void> {
+    const handler = this.#notificationHandlers.get(notification.method);
+    const layers = this.#middleware.size;
+    if (handler === undefined && layers === 0) return Promise.resolve();
+    const session = options.session;
+    let era = session?.era;
+    let version = session?.protocolVersion;
+    if (era === undefined) {
+      const meta = (notification.params as { _meta?: unknown } | undefined)?._meta;
+      const declared = isJsonObject(meta) ? meta[MetaKeys.ProtocolVersion] : undefined;
+      if (typeof declared === 'string') {
+        era = 'modern';
+        version = declared;
+      }
+    }
+    const ctx = new ServerNotificationContext(notification, options.info ?? NO_INFO, session, era, version);
+    const deliver = () => (handler === undefined ? undefined : handler(notification.params, ctx));
+    try {
+      return layers === 0
+        ? Promise.resolve(deliver()).then(() => undefined)
+        : this.#middleware.run(ctx, deliver).then(() => undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Runs `handler` inside the middleware, or straight away when there is none. */
+  #run(ctx: ServerRequestContext, handler: () => unknown): unknown {
+    return this.#middleware.size === 0 ? handler() : this.#middleware.run(ctx, handler);
+  }
+
   /**
    * Connects a transport as a new session. Any number of sessions may be connected at once; they share this server's
    * router and registrations.
@@ -231,18 +405,30 @@ export class Server {
   ): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? NEVER_ABORTED;
     const notify = options.notify;
+    const send = async (method: string, params: JsonRpcParams | undefined) => {
+      if (notify === undefined || signal.aborted) return;
+      await notify(
+        params === undefined
+          ? { jsonrpc: '2.0', method }
+          : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
+      );
+    };
     const ctx: DispatchContext = {
       requestId: request.id,
       message: request,
       signal,
       info: options.info ?? NO_INFO,
-      notify: async (method, params) => {
-        if (notify === undefined || signal.aborted) return;
-        await notify(
-          params === undefined
-            ? { jsonrpc: '2.0', method }
-            : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
-        );
+      notify: (method, params) => {
+        const hooks = this.outboundHooks;
+        if (hooks === undefined) return send(method, params);
+        const message: OutboundMessage = {
+          kind: 'notification',
+          method,
+          params,
+          session: options.session,
+          relatedRequestId: request.id,
+        };
+        return hooks.run(message, (out) => send(out.method, out.params)).then(() => undefined);
       },
     };
     let response: JsonRpcResponse;
@@ -294,9 +480,9 @@ export class Server {
       this.#loggingDeclared,
       mayAsk,
     );
-    if (!mayAsk) return this.#rules.complete(method, await handler(params as never, ctx), false);
+    if (!mayAsk) return this.#rules.complete(method, await this.#run(ctx, () => handler(params as never, ctx)), false);
     const retried = params!.requestState !== undefined;
-    const result = await this.#inputRounds.run(handler, params!, ctx, dctx);
+    const result = await this.#run(ctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
     return this.#rules.complete(method, result, retried);
   }
 
@@ -307,10 +493,16 @@ export class Server {
     session: ServerSession | undefined,
   ): Promise<unknown> {
     const method = request.method;
-    if (method === 'initialize') return this.#initialize(params, session);
+    if (method === 'initialize') {
+      if (this.#middleware.size === 0) return this.#initialize(params, session);
+      return this.#run(this.#openingContext(dctx, params, session), () => this.#initialize(params, session));
+    }
     const version = session?.protocolVersion;
     if (version === undefined || session?.era !== 'legacy') {
-      if (method === 'ping' && this.#rules.legacyVersions.length > 0) return {};
+      if (method === 'ping' && this.#rules.legacyVersions.length > 0) {
+        if (this.#middleware.size === 0) return {};
+        return this.#run(this.#openingContext(dctx, params, session), () => ({}));
+      }
       throw this.#rules.uninitializedError(method, params);
     }
     const handler = this.#rules.gate(method, version, params, this.#handlers.get(method));
@@ -325,7 +517,27 @@ export class Server {
       this.#loggingDeclared,
       false,
     );
-    return handler(params as never, ctx);
+    return this.#run(ctx, () => handler(params as never, ctx));
+  }
+
+  /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */
+  #openingContext(
+    dctx: DispatchContext,
+    params: Record<string, unknown> | undefined,
+    session: ServerSession | undefined,
+  ): ServerRequestContext {
+    const requested = params?.protocolVersion;
+    return new ServerRequestContext(
+      dctx,
+      'legacy',
+      typeof requested === 'string' ? requested : (this.#rules.legacyVersions[0] ?? ''),
+      isJsonObject(params?.capabilities) ? (params!.capabilities as never) : {},
+      isJsonObject(params?.clientInfo) ? (params!.clientInfo as never) : undefined,
+      session,
+      undefined,
+      this.#loggingDeclared,
+      false,
+    );
   }
 
   #initialize(params: Record<string, unknown> | undefined, session: ServerSession | undefined): InitializeResult {

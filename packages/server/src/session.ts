@@ -1,4 +1,4 @@
-import { JsonRpcPeer } from '@mcpkit/jsonrpc-core';
+import { type JsonRpcParams, JsonRpcPeer, type NotifyOptions, type RequestOptions } from '@mcpkit/jsonrpc-core';
 import {
   type ClientCapabilities,
   type Implementation,
@@ -7,6 +7,7 @@ import {
   mcpPeerHooks,
 } from '@mcpkit/protocol';
 import type { Era } from './context';
+import type { OutboundMessage } from './middleware/types';
 import type { Server } from './server';
 
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
@@ -79,6 +80,34 @@ export class ServerSession extends JsonRpcPeer {
   /** @internal `resources/unsubscribe`. */
   unsubscribeResource(uri: string): void {
     this.#subscriptions?.delete(uri);
+  }
+
+  /** Sends a notification to this client, through the server's outbound hooks when it has any. */
+  override notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void> {
+    const hooks = this.server.outboundHooks;
+    if (hooks === undefined) return super.notify(method, params, options);
+    const message: OutboundMessage = {
+      kind: 'notification',
+      method,
+      params,
+      session: this,
+      relatedRequestId: options?.relatedRequestId,
+    };
+    return hooks.run(message, (out) => super.notify(out.method, out.params, options)).then(() => undefined);
+  }
+
+  /** Sends a request to this client (legacy era), through the server's outbound hooks when it has any. */
+  override request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
+    const hooks = this.server.outboundHooks;
+    if (hooks === undefined) return super.request<R>(method, params, options);
+    const message: OutboundMessage = {
+      kind: 'request',
+      method,
+      params,
+      session: this,
+      relatedRequestId: options?.relatedRequestId,
+    };
+    return hooks.run(message, (out) => super.request(out.method, out.params, options)) as Promise<R>;
   }
 
   protected override connectionClosed(): void {

@@ -1,8 +1,9 @@
-// The auth seam of the WebSocket server: refusals with their own status, headers and body, and interceptors that are
-// in place before a connection's first message.
+// The auth seam of the WebSocket server: refusals with their own status, headers and body, and server middleware
+// (the per-request seam every path shares) in place for a connection's very first message.
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { type Interceptor, JsonRpcError } from '@mcpkit/jsonrpc-core';
+import { JsonRpcError } from '@mcpkit/jsonrpc-core';
+import type { ServerMiddleware } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createWebSocketServer, UpgradeRefusalError } from '../src/node/index';
@@ -112,22 +113,20 @@ describe('authenticate refusals', () => {
   });
 });
 
-describe('interceptors', () => {
-  it('run on every session with the connection identity, and may refuse with a JSON-RPC error', async () => {
+describe('server middleware on WebSocket sessions', () => {
+  it('runs on every session with the connection identity, and may refuse with a JSON-RPC error', async () => {
     const seen: (string | undefined)[] = [];
-    const onlyOps: Interceptor = {
-      inboundRequest(request, ctx, next) {
-        seen.push(ctx.info.auth?.clientId);
-        if (request.method === 'tools/call' && ctx.info.auth?.clientId !== 'ops') {
-          throw new JsonRpcError(403, 'ops only', { clientId: ctx.info.auth?.clientId });
-        }
-        return next();
-      },
+    const onlyOps: ServerMiddleware = (ctx, next) => {
+      seen.push(ctx.auth?.clientId);
+      if (ctx.method === 'tools/call' && ctx.auth?.clientId !== 'ops') {
+        throw new JsonRpcError(403, 'ops only', { clientId: ctx.auth?.clientId });
+      }
+      return next();
     };
-    const { endpoint } = await startServer({
+    const { endpoint, mcp } = await startServer({
       authenticate: (request) => ({ token: 't', clientId: String(request.headers['x-client']) }),
-      interceptors: [onlyOps],
     });
+    mcp.use(onlyOps);
     const app = await connectClient(endpoint.url, 'modern', { headers: { 'x-client': 'app' } });
     const ops = await connectClient(endpoint.url, 'modern', { headers: { 'x-client': 'ops' } });
     await expect(app.callTool({ name: 'whoami', arguments: {} })).rejects.toMatchObject({
@@ -141,16 +140,14 @@ describe('interceptors', () => {
     expect(seen).toContain('ops');
   });
 
-  it('are in place before the first frame, even one sent with the handshake to a host that connects late', async () => {
+  it('checks the first frame, even one sent with the handshake to a host that connects late', async () => {
     const { mcp, probe } = makeMcpServer();
     const checked: string[] = [];
-    const refuseEcho: Interceptor = {
-      inboundRequest(request, _ctx, next) {
-        checked.push(request.method);
-        if (request.method === 'tools/call') throw new JsonRpcError(403, 'refused');
-        return next();
-      },
-    };
+    mcp.use((ctx, next) => {
+      checked.push(ctx.method);
+      if (ctx.method === 'tools/call') throw new JsonRpcError(403, 'refused');
+      return next();
+    });
     // A host whose session is ready only a macrotask after the transport started (a store round trip, say).
     const host = {
       connect: (...args: Parameters<typeof mcp.connect>) =>
@@ -158,7 +155,7 @@ describe('interceptors', () => {
           .connect(...args)
           .then((session) => new Promise<typeof session>((done) => setTimeout(() => done(session), 20))),
     };
-    const endpoint = closeAfterTest(await createWebSocketServer(host, { port: 0, interceptors: [refuseEcho] }));
+    const endpoint = closeAfterTest(await createWebSocketServer(host, { port: 0 }));
     const { port } = new URL(endpoint.url);
     const frame = maskedTextFrame(
       JSON.stringify({

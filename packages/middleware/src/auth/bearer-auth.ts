@@ -1,13 +1,15 @@
-import type { AuthInfo, Interceptor, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import type { AuthInfo, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import type { ServerMiddleware } from '@mcpkit/server';
 import { type AuthRefusal, authRefusal, BuiltRefusal, refusalResponse } from './auth-responses';
-import { createBearerInterceptor } from './bearer-interceptor';
+import type { BearerErrorData } from './bearer-errors';
+import { bearerRefusal, createBearerMiddleware } from './bearer-middleware';
 import { type BearerTokenResult, readBearerToken } from './bearer-token';
 import { AuthConfigError, TokenVerificationError } from './errors';
 import { type NodeRequestLike, readNodeBearerToken } from './node-request';
 import { parseResourceUrl, protectedResourceMetadataUrl } from './resource-metadata';
+import { type ScopeRules, ScopeTable } from './scope-table';
 import { missingScopes } from './scopes';
 import type { TokenVerifier } from './token-verifier';
-import { ToolScopes } from './tool-scopes';
 
 /** Options for {@link createBearerAuth}. */
 export interface BearerAuthOptions {
@@ -20,11 +22,19 @@ export interface BearerAuthOptions {
   /** Scopes every request needs (403 `insufficient_scope` without them). Default none. */
   requiredScopes?: readonly string[];
   /**
-   * Extra scopes per tool, checked on `tools/call` (step-up: the client is told with a 403 which scopes to get).
-   * Needs the `authorize` hook of the HTTP handlers (pass `bearer.authorize` there) or, on WebSocket,
-   * `bearer.interceptor` (`forWebSocket()` includes it).
+   * Extra scopes per tool, checked on `tools/call` (step-up: the client is told with a 403 which scopes to get), by
+   * exact name or glob (`delete_*`). Checked by `bearer.middleware` (install it with `mcp.use(bearer.middleware)`:
+   * every transport runs it) and, on Streamable HTTP and legacy SSE, by the handlers' `authorize` hook
+   * (`bearer.authorize`) so the refusal is an HTTP 403 before anything runs.
    */
-  toolScopes?: Readonly<Record<string, readonly string[]>>;
+  toolScopes?: ScopeRules;
+  /** Extra scopes per prompt, checked on `prompts/get` (by name or glob), as `toolScopes`. */
+  promptScopes?: ScopeRules;
+  /**
+   * Extra scopes per resource, checked on `resources/read`, `resources/subscribe` and `resources/unsubscribe` (by
+   * URI or glob such as `file:///private/*`), as `toolScopes`.
+   */
+  resourceScopes?: ScopeRules;
   /** The `scope` of 401 challenges (what a client without a token should ask for). Default `requiredScopes`. */
   challengeScopes?: readonly string[];
   /** Told when a token could not be checked (verifier unavailable or failing), to log it. */
@@ -40,8 +50,6 @@ export interface AuthenticatedHandler {
 export interface BearerWebSocketOptions {
   /** Checks the upgrade request: the identity, or the 400/401/403/503 answer sent instead of upgrading. */
   authenticate: (request: NodeRequestLike) => Promise<AuthInfo | AuthRefusal>;
-  /** Per-tool scopes and token expiry for every request on the connection, as JSON-RPC errors. */
-  interceptors: readonly Interceptor[];
 }
 
 /** Bearer-token protection for an MCP endpoint, built by {@link createBearerAuth}. */
@@ -67,21 +75,24 @@ export interface BearerAuth {
    */
   readonly authenticateNode: (request: NodeRequestLike) => Promise<AuthInfo | AuthRefusal>;
   /**
-   * The `authorize` hook for `createStreamableHttpHandler` and `createSseHandler`: refuses a `tools/call` whose tool
-   * needs scopes the token lacks with 403 `insufficient_scope` naming the scopes the call needs. A plain function.
+   * The per-request authorization of every transport, as server middleware: refuses, with a JSON-RPC error
+   * ({@link BearerErrorCode}, `data` as {@link BearerErrorData}), a call of a tool, prompt or resource that needs
+   * scopes the token lacks (403) or made without a token (401), and any request once a long-lived connection's token
+   * expired (401). Install it once: `mcp.use(bearer.middleware)`.
+   */
+  readonly middleware: ServerMiddleware;
+  /**
+   * The same check as {@link BearerAuth.middleware}, as the `authorize` hook of `createStreamableHttpHandler` and
+   * `createSseHandler`: the refusal becomes the HTTP answer (401/403 with `WWW-Authenticate`) before anything runs.
+   * A plain function.
    */
   readonly authorize: (message: JsonRpcRequest, auth: AuthInfo | undefined) => Response | undefined;
   /**
-   * The same checks for connections authenticated once (WebSocket), where no HTTP answer exists per request: a
-   * jsonrpc-core interceptor that refuses, with a JSON-RPC error ({@link BearerErrorCode}, `data` as
-   * {@link BearerErrorData}), a `tools/call` lacking its tool's scopes (403) and any request once the connection's
-   * token expired (401). Install it on each session (`session.use(bearer.interceptor)`) before its first message.
-   */
-  readonly interceptor: Interceptor;
-  /**
-   * `authenticate` and `interceptors` for `createWebSocketServer`, so neither can be forgotten.
+   * `authenticate` for `createWebSocketServer` (refusals at the upgrade). Per-request checks are
+   * {@link BearerAuth.middleware}: install it on the server as well.
    *
    * @example
+   * mcp.use(bearer.middleware);
    * await createWebSocketServer(mcp, { port: 3000, ...bearer.forWebSocket() });
    */
   forWebSocket(): BearerWebSocketOptions;
@@ -124,7 +135,12 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const challengeScopes = [...(options.challengeScopes ?? requiredScopes)];
   const onError = options.onError ?? (() => undefined);
-  const toolScopes = new ToolScopes(requiredScopes, options.toolScopes);
+  const scopes = new ScopeTable(requiredScopes, {
+    tools: options.toolScopes,
+    prompts: options.promptScopes,
+    resources: options.resourceScopes,
+  });
+  const checkConfig = { scopes, resourceMetadataUrl, requiredScopes };
 
   const unauthorized = (): BuiltRefusal =>
     authRefusal(401, 'unauthorized', 'This MCP server needs an OAuth access token (Authorization: Bearer)', {
@@ -191,25 +207,21 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     check(readNodeBearerToken(request), undefined);
 
   const authorize = (message: JsonRpcRequest, auth: AuthInfo | undefined): Response | undefined => {
-    const need = toolScopes.needOf(message);
-    if (need === undefined) return undefined;
-    if (auth === undefined) {
-      return refusalResponse(
-        authRefusal(401, 'unauthorized', `The tool "${need.tool}" needs an OAuth access token`, {
-          resourceMetadata: resourceMetadataUrl,
-          scope: need.scopes,
-        }),
-      );
-    }
-    const missing = missingScopes(auth.scopes, need.scopes);
-    return missing.length === 0 ? undefined : refusalResponse(insufficient(need.scopes, missing));
+    const refusal = bearerRefusal(checkConfig, message.method, message.params, auth);
+    if (refusal === undefined) return undefined;
+    const data = refusal.data as BearerErrorData;
+    return new Response(JSON.stringify({ error: data.error, error_description: refusal.message }), {
+      status: refusal.code,
+      headers: {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        'www-authenticate': data.wwwAuthenticate,
+      },
+    });
   };
 
-  const interceptor = createBearerInterceptor({ toolScopes, resourceMetadataUrl, requiredScopes });
-  const webSocket: BearerWebSocketOptions = Object.freeze({
-    authenticate: authenticateNode,
-    interceptors: Object.freeze([interceptor]),
-  });
+  const middleware = createBearerMiddleware(checkConfig);
+  const webSocket: BearerWebSocketOptions = Object.freeze({ authenticate: authenticateNode });
 
   function protect<H extends AuthenticatedHandler>(handler: H): H {
     const handle = async (request: Request, extra?: { auth?: AuthInfo }): Promise<Response> => {
@@ -234,7 +246,7 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     authenticate,
     authenticateNode,
     authorize,
-    interceptor,
+    middleware,
     forWebSocket: () => webSocket,
     protect,
   };

@@ -2,8 +2,9 @@ import { JsonRpcError } from '@mcpkit/jsonrpc-core';
 import { formatBearerChallenge } from './www-authenticate';
 
 /**
- * JSON-RPC error codes of requests refused by bearer auth on a connection that has no HTTP answer per message (a
- * WebSocket, authenticated once at the upgrade). They are the HTTP status a Streamable HTTP client would have got:
+ * JSON-RPC error codes of requests refused by bearer auth's per-request check (`bearer.middleware`). They are the HTTP
+ * status a Streamable HTTP client gets (the HTTP transport answers with that status and `data.wwwAuthenticate` while
+ * it still can; a WebSocket or stdio client gets the JSON-RPC error):
  * MCP reserves -32768…-32000 for JSON-RPC and the spec, so an application's errors live outside that range.
  */
 export const BearerErrorCode = {
@@ -23,6 +24,10 @@ export interface BearerErrorData {
   missingScopes?: string[];
   /** The tool called, when the refusal is about a tool. */
   tool?: string;
+  /** The prompt asked for, when the refusal is about a prompt. */
+  prompt?: string;
+  /** The resource URI, when the refusal is about a resource. */
+  resource?: string;
   /** Where the protected resource metadata is (RFC 9728). */
   resourceMetadata: string;
   /**
@@ -32,7 +37,7 @@ export interface BearerErrorData {
   wwwAuthenticate: string;
 }
 
-/** Builds the JSON-RPC error for a refused request (thrown by the bearer interceptor; the peer sends it). */
+/** Builds the JSON-RPC error for a refused request (thrown by the bearer middleware). */
 export function bearerJsonRpcError(
   code: (typeof BearerErrorCode)[keyof typeof BearerErrorCode],
   message: string,

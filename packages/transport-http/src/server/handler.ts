@@ -2,6 +2,7 @@ import {
   type AuthInfo,
   JsonRpcErrorCode,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
   validateMessage,
@@ -291,7 +292,10 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       const error = headerMismatchError(comparison.detail);
       return errorResponse(400, error.code, error.message, { id, data: { header: comparison.header } });
     }
-    if (!('id' in message)) return reply(202);
+    if (!('id' in message)) {
+      this.#notify(message, auth, request, undefined);
+      return reply(202);
+    }
     if (this.#authorize !== undefined) {
       const refused = await this.#authorize(message, auth);
       if (refused !== undefined) return refused;
@@ -358,6 +362,17 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     if (session instanceof Response) return session;
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
     return session.post(messages, info, batch);
+  }
+
+  /** A notification without a session: delivered to the server (its middleware and handler), answered 202 at once. */
+  #notify(
+    message: JsonRpcNotification,
+    auth: AuthInfo | undefined,
+    request: Request,
+    session: ServerSession | undefined,
+  ): void {
+    const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
+    this.#server.handleNotification(message, { info, session }).catch((error) => this.#onError(error));
   }
 
   async #authorizeAll(
@@ -436,6 +451,9 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     auth: AuthInfo | undefined,
   ): Promise<Answer> {
     const session = this.#statelessSession(version);
+    for (const message of messages) {
+      if ('method' in message && !('id' in message)) this.#notify(message, auth, request, session);
+    }
     const requests = messages.filter((message): message is JsonRpcRequest => 'method' in message && 'id' in message);
     if (requests.length === 0) return reply(202);
     if (!batch) return this.#stateless(request, requests[0]!, session, auth);

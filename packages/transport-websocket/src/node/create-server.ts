@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AuthInfo, Interceptor, MessageInfo } from '@mcpkit/jsonrpc-core';
+import type { AuthInfo, MessageInfo } from '@mcpkit/jsonrpc-core';
 import type { Server } from '@mcpkit/server';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MCP_SUBPROTOCOL } from '../client-transport';
@@ -39,14 +39,10 @@ export interface WebSocketServerOptions {
    * Runs at upgrade time. Return the identity (handlers see it as `ctx.auth`), `undefined` for an anonymous
    * connection, or a refusal: an {@link UpgradeRefusal} (`{ status, headers, body }`, e.g. a 401 with
    * `WWW-Authenticate`), a web `Response`, or `false` for a bare 401. `@mcpkit/middleware`'s bearer auth provides
-   * one: `...bearer.forWebSocket()`.
+   * one: `...bearer.forWebSocket()`. Checks per request (per-tool scopes, an expired token, logging, rate limits) are
+   * server middleware (`mcp.use(bearer.middleware)`), which every session runs.
    */
   authenticate?: (request: IncomingMessage) => WebSocketAuthResult | Promise<WebSocketAuthResult>;
-  /**
-   * jsonrpc-core interceptors installed on every connection's session before its first message is read: checks per
-   * request on a connection authenticated once (bearer auth's per-tool scopes), logging, metrics.
-   */
-  interceptors?: readonly Interceptor[];
   /** Problems that concern no single request: a throwing `authenticate`, a socket error. */
   onerror?: (error: Error) => void;
 }
@@ -95,7 +91,6 @@ export async function createWebSocketServer(
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const heartbeatMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const report = (error: Error) => options.onerror?.(error);
-  const interceptors = [...(options.interceptors ?? [])];
 
   const owned = options.server === undefined;
   const httpServer =
@@ -168,15 +163,8 @@ export async function createWebSocketServer(
     const info: MessageInfo = { request: { url: request.url, headers: flattenHeaders(request) } };
     if (auth !== undefined) info.auth = auth;
     const transport = new WebSocketServerTransport(ws, { info, maxBufferedBytes });
-    // Frames may already be on their way (a client can send one right behind its handshake): hold the socket until
-    // the interceptors are in place, or the first request would run unchecked.
-    const hold = interceptors.length > 0;
-    if (hold) ws.pause();
     mcpServer.connect(transport, { fixEra: true }).then(
-      (session) => {
-        for (const interceptor of interceptors) session.use(interceptor);
-        if (hold) ws.resume();
-      },
+      () => undefined,
       (error: unknown) => {
         report(error instanceof Error ? error : new Error(String(error)));
         ws.terminate();

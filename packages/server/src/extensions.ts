@@ -1,0 +1,90 @@
+import { LATEST_PROTOCOL_VERSION, methodAvailability, parseMetaKey } from '@mcpkit/protocol';
+import type { ServerMiddleware } from './middleware/types';
+import type { ServerNotificationContext } from './notification-context';
+import { RegistrationError } from './registry';
+import type { ServerRequestHandler } from './server';
+
+/**
+ * An MCP extension (SEP-2133) registered on a server: advertised under `capabilities.extensions[id]` (in
+ * `initialize` and `server/discover`), its methods routed on every path and in both eras, its middleware installed.
+ *
+ * @example
+ * server.extend({
+ *   id: 'com.example/echo',
+ *   declaration: { maxLength: 100 },
+ *   methods: { 'com.example/echo': (params) => ({ echoed: params }) },
+ * });
+ */
+export interface ServerExtension {
+  /** The extension identifier: a `_meta`-style key with a mandatory prefix, such as `io.modelcontextprotocol/tasks`. */
+  id: string;
+  /** Its settings, advertised as `capabilities.extensions[id]`. Default `{}` (supported, no settings). */
+  declaration?: Record<string, unknown>;
+  /** Request methods it answers. A method of the MCP core (other than this extension's own) is refused. */
+  methods?: Record<string, ServerRequestHandler<never>>;
+  /** Notification methods it receives. */
+  notifications?: Record<string, (params: unknown, ctx: ServerNotificationContext) => void | Promise<void>>;
+  /** Middleware it installs (after the middleware already added). */
+  middleware?: ServerMiddleware | readonly ServerMiddleware[];
+}
+
+/**
+ * Checks an extension before anything of it is installed: a well-formed id used once, and methods that clash with
+ * nothing (the MCP core methods of the newest revision — except those the spec assigns to this very extension, like
+ * `tasks/get` for `io.modelcontextprotocol/tasks` — and methods already registered).
+ */
+export function checkExtension(
+  extension: ServerExtension,
+  registered: ReadonlySet<string>,
+  hasRequestHandler: (method: string) => boolean,
+  hasNotificationHandler: (method: string) => boolean,
+): void {
+  const id = extension?.id;
+  if (typeof id !== 'string') {
+    throw new RegistrationError('ERR_INVALID_EXTENSION', 'Server.extend: `id` must be a string', { id });
+  }
+  // Reserved prefixes are allowed: the spec's own extensions (io.modelcontextprotocol/tasks) are registered this way.
+  const parsed = parseMetaKey(id);
+  if (!parsed.ok || parsed.prefix === undefined || parsed.name === '') {
+    throw new RegistrationError(
+      'ERR_INVALID_EXTENSION',
+      `Server.extend: '${id}' is not an extension identifier; use a prefixed key like 'com.example/my-extension'${parsed.ok ? '' : ` (${parsed.reason})`}`,
+      { id },
+    );
+  }
+  if (registered.has(id)) {
+    throw new RegistrationError(
+      'ERR_DUPLICATE_EXTENSION',
+      `Server.extend: the extension '${id}' is already registered`,
+      {
+        id,
+      },
+    );
+  }
+  for (const method of Object.keys(extension.methods ?? {})) {
+    const availability = methodAvailability(method, LATEST_PROTOCOL_VERSION);
+    if (availability.available && availability.extension !== id) {
+      throw new RegistrationError(
+        'ERR_METHOD_CLASH',
+        `Server.extend: the extension '${id}' cannot register '${method}': it is a method of MCP ${LATEST_PROTOCOL_VERSION}`,
+        { id, method },
+      );
+    }
+    if (hasRequestHandler(method)) {
+      throw new RegistrationError(
+        'ERR_METHOD_CLASH',
+        `Server.extend: the extension '${id}' cannot register '${method}': a handler is already registered for it`,
+        { id, method },
+      );
+    }
+  }
+  for (const method of Object.keys(extension.notifications ?? {})) {
+    if (hasNotificationHandler(method)) {
+      throw new RegistrationError(
+        'ERR_METHOD_CLASH',
+        `Server.extend: the extension '${id}' cannot register the notification '${method}': a handler is already registered for it`,
+        { id, method },
+      );
+    }
+  }
+}
