@@ -1,4 +1,13 @@
-import { JsonRpcPeer, type Transport } from '@mcpkit/jsonrpc-core';
+import {
+  JsonRpcError,
+  type JsonRpcParams,
+  JsonRpcPeer,
+  MiddlewareChain,
+  type NotificationContext,
+  type RequestContext,
+  Router,
+  type Transport,
+} from '@mcpkit/jsonrpc-core';
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -23,6 +32,7 @@ import {
   type Prompt,
   type ReadResourceRequestParams,
   type ReadResourceResult,
+  RequestMethods,
   type Resource,
   type ResourceTemplate,
   type ServerCapabilities,
@@ -33,8 +43,9 @@ import { McpClientError } from './errors';
 import { resolveClientCapabilities } from './input-requests';
 import type { JsonObject } from './json-object';
 import { LIST_METHOD, LISTS_CHANGED_BY, ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
+import { type ClientContext, type ClientExtension, ClientInboundContext, type ClientMiddleware } from './middleware';
 import { negotiate } from './negotiation';
-import type { CallOptions, ClientOptions, ConnectOptions, Era, InputHandlers } from './options';
+import type { CallOptions, ClientOptions, ConnectOptions, Era, InputHandlers, RequestCallOptions } from './options';
 import { checkStructuredContent } from './output-schema';
 import { type Connection, RequestPipeline } from './requests';
 import { ResponseCache } from './response-cache';
@@ -50,6 +61,16 @@ const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** The notifications that change what the client keeps (cached results, lists) and that subscriptions receive. */
 const CHANGE_NOTIFICATIONS = [...Object.keys(LISTS_CHANGED_BY), 'notifications/resources/updated'];
+
+/** The spec's request methods: `client.request()` checks those against the revision; others are the app's own. */
+const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
+/** The methods that may answer `input_required` (SEP-2322). */
+const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** Handles a server→client request method (legacy era, or an extension's). */
+export type ClientRequestHandler = (params: unknown, ctx: ClientInboundContext) => unknown | Promise<unknown>;
+/** Handles a notification from the server. */
+export type ClientNotificationHandler = (params: unknown, ctx: ClientInboundContext) => void | Promise<void>;
 
 /**
  * An MCP client that speaks both eras: 2026-07-28 (stateless, `_meta` envelope on every request, `server/discover`,
@@ -79,10 +100,23 @@ export class Client {
   readonly #cache: ResponseCache | undefined;
   readonly #authContext: () => string;
   readonly #requests: RequestPipeline;
-  readonly #cancellation = new CancellationPolicy(() => this.#live?.session);
+  readonly #cancellation = new CancellationPolicy();
   readonly #subscriptions: Subscriptions;
   readonly #kept: ListKeeper;
   readonly #warnings: Warnings;
+  readonly #middleware = new MiddlewareChain<ClientContext, unknown>({
+    requireResult: (ctx) => ctx.kind === 'request',
+    ownError: (error) => error,
+  });
+  /** The client's own handlers of what the server sends; every peer answers from it through `#dispatcher`. */
+  readonly #inbound = new Router();
+  /** Handlers registered with `setRequestHandler` / `setNotificationHandler`. */
+  readonly #userRequests = new Map<string, ClientRequestHandler>();
+  readonly #userNotifications = new Map<string, ClientNotificationHandler>();
+  /** One router for every connection's peer: its fallbacks run the client's middleware, then `#inbound`. */
+  readonly #dispatcher = new Router();
+  readonly #extensions = new Map<string, ClientExtension>();
+  readonly #extensionResultTypes = new Set<string>();
 
   #peer: JsonRpcPeer | undefined;
   /** Set once negotiation settled, until the connection closes; one object, so a request allocates none. */
@@ -112,6 +146,8 @@ export class Client {
         maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
         cache: this.#cache,
         authContext: this.#authContext,
+        middleware: this.#middleware,
+        extensionResultTypes: this.#extensionResultTypes,
       },
       (method) => this.#connection(method),
     );
@@ -133,6 +169,9 @@ export class Client {
       onRefreshed: options.onListRefreshed,
       warnings: this.#warnings,
     });
+    this.#dispatcher.fallbackRequestHandler = (params, ctx) => this.#answerServer(params, ctx);
+    this.#dispatcher.fallbackNotificationHandler = (params, ctx) => this.#receiveNotification(params, ctx);
+    this.#handleServerMessages();
   }
 
   // ---- state ----
@@ -195,13 +234,13 @@ export class Client {
       throw new McpClientError('ERR_ALREADY_CONNECTED', 'Client.connect: already connected; close() first', {});
     }
     const peer = new JsonRpcPeer({
+      router: this.#dispatcher,
       hooks: createMcpPeerHooks({ sendCancellation: (request) => this.#cancellation.mayCancel(request.id) }),
       defaultTimeoutMs: this.#timeoutMs,
       maxTotalTimeoutMs: this.#maxTotalMs,
       onError: this.#options.onError,
       onClose: () => this.#connectionClosed(peer),
     });
-    this.#handleServerMessages(peer);
     this.#peer = peer;
     this.#live = undefined;
     await peer.connect(transport);
@@ -374,6 +413,121 @@ export class Client {
     return this.#subscriptions.subscribe(this.#connection('subscriptions/listen'), filter, onNotification, options);
   }
 
+  // ---- the extension seam ----
+
+  /**
+   * Adds a middleware around every outgoing request (each `input_required` round included) and every request and
+   * notification from the server, on every transport and in both eras. The first added is outermost; one added while
+   * connected applies to what starts afterwards. Returns a function that removes it.
+   *
+   * @example
+   * ```ts
+   * client.use(async (ctx, next) => {
+   *   if (ctx.direction === 'outbound') ctx.params = { ...ctx.params, _meta: { ...ctx.params?._meta, traceparent } };
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: ClientMiddleware): () => void {
+    return this.#middleware.add(middleware);
+  }
+
+  /**
+   * Sends any request through the client's pipeline (envelope, middleware, `input_required` rounds for the methods
+   * that may ask) and resolves to its result. Spec methods are checked against the negotiated revision and the
+   * server's capabilities like the typed methods; other methods (an extension's, your own) are sent as they are.
+   * With `resultSchema` (any Standard Schema: zod, valibot, arktype) the result is validated and typed.
+   *
+   * @example
+   * ```ts
+   * const alerts = await client.request('com.example/alerts/list', { region: 'eu' }, { resultSchema: AlertsSchema });
+   * ```
+   */
+  async request<R = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestCallOptions<R> = {},
+  ): Promise<R> {
+    const result = await this.#requests.call<unknown>(method, params, options, {
+      mayNeedInput: MAY_NEED_INPUT.has(method),
+      custom: !MCP_REQUEST_METHODS.has(method),
+    });
+    const schema = options.resultSchema;
+    if (schema === undefined) return result as R;
+    let verdict = schema['~standard'].validate(result);
+    if (verdict instanceof Promise) verdict = await verdict;
+    if (verdict.issues !== undefined) {
+      throw new McpClientError(
+        'ERR_INVALID_RESULT',
+        `${method} answered with a result that does not match resultSchema: ${verdict.issues.map((issue) => issue.message).join('; ')}`,
+        { method, result, issues: verdict.issues },
+      );
+    }
+    return verdict.value;
+  }
+
+  /**
+   * Sends a notification to the server.
+   *
+   * @example
+   * ```ts
+   * await client.notify('notifications/roots/list_changed');
+   * ```
+   */
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    return this.#connection(method).peer.notify(method, params as JsonRpcParams | undefined);
+  }
+
+  /**
+   * Receives a notification method from the server (an extension's, or one the client does not handle itself),
+   * through the client's middleware. Replaces an earlier handler of yours for the method.
+   */
+  setNotificationHandler(method: string, handler: ClientNotificationHandler): void {
+    this.#userNotifications.set(method, handler);
+  }
+
+  /**
+   * Answers a server→client request method of your own or an extension's, through the client's middleware. The spec's
+   * (`sampling/createMessage`, `elicitation/create`, `roots/list`, `ping`) are answered by the client itself: give
+   * `handlers` to the constructor for those.
+   */
+  setRequestHandler(method: string, handler: ClientRequestHandler): void {
+    if (this.#inbound.hasRequestHandler(method)) {
+      throw new McpClientError(
+        'ERR_RESERVED_METHOD',
+        `Client.setRequestHandler: the client answers '${method}' itself; pass \`handlers\` to new Client() instead`,
+        { method },
+      );
+    }
+    this.#userRequests.set(method, handler);
+  }
+
+  /**
+   * Registers an extension: declared as `capabilities.extensions[id]` (register before `connect`: a legacy
+   * `initialize` sends the capabilities once), its middleware installed, its `resultTypes` handed to callers as they
+   * are. Refused when the id is taken.
+   */
+  extend(extension: ClientExtension): void {
+    if (this.#extensions.has(extension.id)) {
+      throw new McpClientError('ERR_DUPLICATE_EXTENSION', `Client.extend: '${extension.id}' is already registered`, {
+        id: extension.id,
+      });
+    }
+    this.#extensions.set(extension.id, extension);
+    const capabilities = this.capabilities as { extensions?: Record<string, unknown> };
+    capabilities.extensions = { ...capabilities.extensions, [extension.id]: extension.settings ?? {} };
+    for (const type of extension.resultTypes ?? []) this.#extensionResultTypes.add(type);
+    const middleware = extension.middleware;
+    if (middleware !== undefined) {
+      for (const layer of typeof middleware === 'function' ? [middleware] : middleware) this.#middleware.add(layer);
+    }
+  }
+
+  /** The extensions registered, by id. */
+  get extensions(): ReadonlyMap<string, ClientExtension> {
+    return this.#extensions;
+  }
+
   // ---- internals ----
 
   /** The live connection, or `ERR_NOT_CONNECTED` naming what could not be sent. */
@@ -395,8 +549,9 @@ export class Client {
 
   // ---- inbound ----
 
-  /** Answers the server's requests and routes its notifications. */
-  #handleServerMessages(peer: JsonRpcPeer): void {
+  /** Answers the server's requests and routes its notifications (registered once, for every connection). */
+  #handleServerMessages(): void {
+    const peer = this.#inbound;
     answerServerRequests(peer, {
       handlers: this.#handlers,
       capabilities: this.capabilities,
@@ -421,6 +576,52 @@ export class Client {
     for (const kind of kinds) this.#cache?.invalidate(LIST_METHOD[kind]);
     this.#kept.changed(kinds);
     this.#subscriptions.deliver(method, params);
+  }
+
+  #inboundContext(
+    kind: 'request' | 'notification',
+    params: unknown,
+    ctx: RequestContext | NotificationContext,
+  ): ClientInboundContext {
+    const session = this.#live?.session;
+    return new ClientInboundContext(
+      kind,
+      ctx.method,
+      params,
+      session?.era,
+      session?.version,
+      kind === 'request' ? (ctx as RequestContext) : undefined,
+    );
+  }
+
+  /** A server→client request: through the middleware to its handler (-32601 when there is none). */
+  #answerServer(params: unknown, ctx: RequestContext): unknown {
+    const own = this.#inbound.getRequestHandler(ctx.method);
+    const user = this.#userRequests.get(ctx.method);
+    if (this.#middleware.size === 0 && user === undefined) {
+      if (own === undefined) throw JsonRpcError.methodNotFound(ctx.method);
+      return own(params, ctx);
+    }
+    const inbound = this.#inboundContext('request', params, ctx);
+    const run = () => {
+      if (own !== undefined) return own(params, ctx);
+      if (user !== undefined) return user(params, inbound);
+      throw JsonRpcError.methodNotFound(ctx.method);
+    };
+    return this.#middleware.size === 0 ? run() : this.#middleware.run(inbound, run);
+  }
+
+  /** A notification from the server: through the middleware to the client's own handler, then yours. */
+  #receiveNotification(params: unknown, ctx: NotificationContext): void | Promise<void> {
+    const own = this.#inbound.getNotificationHandler(ctx.method);
+    const user = this.#userNotifications.get(ctx.method);
+    if (this.#middleware.size === 0 && user === undefined) return own?.(params, ctx);
+    const inbound = this.#inboundContext('notification', params, ctx);
+    const run = async () => {
+      await own?.(params, ctx);
+      await user?.(params, inbound);
+    };
+    return (this.#middleware.size === 0 ? run() : this.#middleware.run(inbound, run)).then(() => undefined);
   }
 
   #connectionClosed(peer: JsonRpcPeer): void {

@@ -23,7 +23,11 @@ export type McpClientErrorCode =
   /** A page walker met a repeated cursor or exceeded its page limit. */
   | 'ERR_PAGINATION'
   /** The subscription could not be set up or ended before it was acknowledged. */
-  | 'ERR_SUBSCRIPTION';
+  | 'ERR_SUBSCRIPTION'
+  /** `client.extend()` was given an extension id already registered. */
+  | 'ERR_DUPLICATE_EXTENSION'
+  /** `client.setRequestHandler()` for a method the client answers itself (use the `handlers` option). */
+  | 'ERR_RESERVED_METHOD';
 
 /**
  * An error the client raised itself (a protocol rule the server broke, a missing handler, a failed negotiation). Errors

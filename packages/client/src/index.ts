@@ -1,10 +1,27 @@
 // @mcpkit/client: an MCP client for both protocol eras (2024-11-05 … 2025-11-25 and 2026-07-28). Runs anywhere: no
 // Node built-ins at this entry.
 
-export { Client } from './client';
+export { Client, type ClientNotificationHandler, type ClientRequestHandler } from './client';
 export { McpClientError, type McpClientErrorCode } from './errors';
 export type { ListKind } from './lists';
-export type { CallOptions, ClientOptions, ConnectOptions, Era, InputHandlers, InputRequestContext } from './options';
+export {
+  type ClientContext,
+  type ClientContextVariableMap,
+  type ClientExtension,
+  ClientInboundContext,
+  type ClientMiddleware,
+  ClientRequestContext,
+} from './middleware';
+export type {
+  CallOptions,
+  ClientOptions,
+  ConnectOptions,
+  Era,
+  InputHandlers,
+  InputRequestContext,
+  RequestCallOptions,
+  ResultSchema,
+} from './options';
 export type { StructuredContentIssue } from './output-schema';
 export { ResponseCache, type ResponseCacheOptions } from './response-cache';
 export type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions';

@@ -52,7 +52,6 @@ interface Attempt {
   readonly context: NegotiationContext;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
-  readonly modernCancellation: boolean;
 }
 
 /**
@@ -69,7 +68,6 @@ export async function negotiate(context: NegotiationContext, options: ConnectOpt
     context,
     timeoutMs: options.timeoutMs ?? context.defaultTimeoutMs,
     signal: options.signal,
-    modernCancellation: options.modernCancellationNotifications !== false,
   };
   if (pinned !== undefined) {
     const pinnedEra = eraOfPinned(pinned, era);
@@ -186,7 +184,7 @@ async function discoverModern(
       current = next;
     }
     context.onDiscovered(discovered);
-    return modernSession(current, discovered, attempt.modernCancellation);
+    return modernSession(current, discovered);
   }
 }
 
@@ -250,6 +248,5 @@ async function initialize(
     serverCapabilities: isJsonObject(result.capabilities) ? result.capabilities : {},
     serverInfo: result.serverInfo,
     instructions: result.instructions,
-    modernCancellation: attempt.modernCancellation,
   };
 }

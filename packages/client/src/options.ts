@@ -101,11 +101,6 @@ export interface ConnectOptions {
   probeTimeoutMs?: number;
   /** Timeout of `initialize` / `server/discover` in ms. Default: `requestTimeoutMs`. */
   timeoutMs?: number;
-  /**
-   * Whether aborting a 2026-07-28 request sends `notifications/cancelled`. Default `true` (stdio and other stream
-   * transports). On Streamable HTTP, 2026-07-28 cancels by closing the response stream instead: pass `false`.
-   */
-  modernCancellationNotifications?: boolean;
   /** Aborts connecting. */
   signal?: AbortSignal;
 }
@@ -128,4 +123,22 @@ export interface CallOptions {
   cache?: boolean;
   /** Extra `_meta` keys for this request (traces, application keys); envelope keys always win. */
   meta?: RequestMeta;
+}
+
+/** A Standard Schema (zod 4, valibot, arktype, …): what `resultSchema` accepts. */
+export interface ResultSchema<R> {
+  readonly '~standard': {
+    validate(
+      value: unknown,
+    ):
+      | { value: R; issues?: undefined }
+      | { issues: readonly { message: string }[] }
+      | Promise<{ value: R; issues?: undefined } | { issues: readonly { message: string }[] }>;
+  };
+}
+
+/** Options of `client.request()`: those of every call, and a schema to validate and type the result. */
+export interface RequestCallOptions<R = unknown> extends CallOptions {
+  /** Validates the result (any Standard Schema); a mismatch throws `ERR_INVALID_RESULT` naming the issues. */
+  resultSchema?: ResultSchema<R>;
 }

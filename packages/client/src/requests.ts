@@ -1,4 +1,4 @@
-import { JsonRpcError, type JsonRpcPeer, type RequestOptions } from '@mcpkit/jsonrpc-core';
+import { JsonRpcError, type JsonRpcPeer, type MiddlewareChain, type RequestOptions } from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
   buildRequestMeta,
@@ -14,6 +14,7 @@ import {
 import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired } from './input-loop';
 import { isJsonObject, type JsonObject } from './json-object';
+import { type ClientContext, ClientRequestContext } from './middleware';
 import type { CallOptions, InputHandlers } from './options';
 import type { ResponseCache } from './response-cache';
 import type { SessionState } from './session-state';
@@ -31,6 +32,10 @@ export interface RequestSettings {
   readonly cache: ResponseCache | undefined;
   /** The authorization context of a request, read per request (`authContextKey`). */
   readonly authContext: () => string;
+  /** `client.use()`: around every request sent (each input round too). Empty: no cost. */
+  readonly middleware: MiddlewareChain<ClientContext, unknown>;
+  /** `resultType`s an extension owns: such results go back to the caller as they are. */
+  readonly extensionResultTypes: ReadonlySet<string>;
 }
 
 /** A live connection: the peer and what negotiation settled. */
@@ -47,6 +52,11 @@ export interface CallBehaviour {
   mayNeedInput?: boolean;
   /** Applied to a complete result before it is cached and returned. */
   transform?: (result: JsonObject) => JsonObject;
+  /**
+   * Not an MCP method (an extension's or the application's): no availability or capability check, which only know
+   * the spec's methods.
+   */
+  custom?: boolean;
 }
 
 /**
@@ -75,7 +85,7 @@ export class RequestPipeline {
   ): Promise<R> {
     const params = input as JsonObject | undefined;
     const { peer, session } = this.#connection(method);
-    this.#check(method, session, params);
+    if (behaviour.custom !== true) this.#check(method, session, params);
     const cache = this.#settings.cache;
     const carriesInput =
       params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
@@ -84,7 +94,10 @@ export class RequestPipeline {
       const cached = cache!.get(method, cacheKey, this.#settings.authContext());
       if (cached !== undefined) return cached as R;
     }
-    let result = await this.#send(peer, session, method, params, options);
+    let round = 0;
+    let result = await this.#send(peer, session, method, params, options, round);
+    const owned = result.resultType;
+    if (typeof owned === 'string' && this.#settings.extensionResultTypes.has(owned)) return result as R;
     const mayNeedInput = behaviour.mayNeedInput === true;
     // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
     let cacheable = cacheKey !== undefined && !carriesInput;
@@ -94,7 +107,7 @@ export class RequestPipeline {
         method,
         params,
         result,
-        (retry) => this.#send(peer, session, method, retry, options),
+        (retry) => this.#send(peer, session, method, retry, options, ++round),
         {
           handlers: this.#settings.handlers,
           capabilities: this.#settings.capabilities,
@@ -131,8 +144,34 @@ export class RequestPipeline {
     });
   }
 
+  /** Sends one request through the client's middleware, if it has any. */
+  #send(
+    peer: JsonRpcPeer,
+    session: SessionState,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    round: number,
+  ): Promise<JsonObject> {
+    const middleware = this.#settings.middleware;
+    if (middleware.size === 0) return this.#sendNow(peer, session, method, params, options);
+    const ctx = new ClientRequestContext(method, params, session.era, session.version, round, options);
+    return middleware
+      .run(ctx, (c) =>
+        this.#sendNow(peer, session, (c as ClientRequestContext).method, (c as ClientRequestContext).params, options),
+      )
+      .then((result) => {
+        if (isJsonObject(result)) return result;
+        throw new McpClientError(
+          'ERR_INVALID_RESULT',
+          `${method}: a client middleware answered with a result that is not an object`,
+          { method, result },
+        );
+      });
+  }
+
   /** Sends one request of the session's era; in 2026-07-28, retries once after -32022 with a mutual version. */
-  async #send(
+  async #sendNow(
     peer: JsonRpcPeer,
     session: SessionState,
     method: string,

@@ -1,4 +1,4 @@
-import { JsonRpcError, type JsonRpcPeer } from '@mcpkit/jsonrpc-core';
+import { JsonRpcError, type Router } from '@mcpkit/jsonrpc-core';
 import { type ClientCapabilities, LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
 import { answerInputRequest, INPUT_METHODS } from './input-requests';
@@ -14,12 +14,12 @@ export interface ServerRequestContext {
 }
 
 /**
- * Registers the client's answers to server→client requests on `peer`: `ping`, and `sampling/createMessage`,
+ * Registers the client's answers to server→client requests on `peer` (the client's router): `ping`, and `sampling/createMessage`,
  * `elicitation/create` and `roots/list` through the input handlers. Those exist only before 2026-07-28 (where input
  * travels inside results): a modern session answers -32601. So does a request the client cannot serve (no handler,
  * or a capability it did not declare), as for a method it does not have.
  */
-export function answerServerRequests(peer: JsonRpcPeer, context: ServerRequestContext): void {
+export function answerServerRequests(peer: Router, context: ServerRequestContext): void {
   for (const method of INPUT_METHODS) {
     peer.setRequestHandler(method, async (params, ctx) => {
       const session = context.session();

@@ -22,8 +22,6 @@ export interface SessionState {
   /** Legacy: from `initialize`; modern: from the discover result's `_meta`. */
   serverInfo: Implementation | undefined;
   instructions: string | undefined;
-  /** Modern: whether aborting a request sends `notifications/cancelled`. */
-  modernCancellation: boolean;
 }
 
 const NOT_COMPLETE: ValidationResult = Object.freeze({
@@ -42,14 +40,13 @@ export function checkDiscoverResult(version: ModernProtocolVersion, value: unkno
 }
 
 /** The state of a 2026-07-28 connection in `version`, from the server's `DiscoverResult`. */
-export function modernSession(version: string, result: DiscoverResult, modernCancellation: boolean): SessionState {
+export function modernSession(version: string, result: DiscoverResult): SessionState {
   return {
     era: 'modern',
     version,
     serverCapabilities: result.capabilities,
     serverInfo: readServerInfo(result),
     instructions: result.instructions,
-    modernCancellation,
   };
 }
 

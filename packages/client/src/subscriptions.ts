@@ -1,4 +1,4 @@
-import { ConnectionClosedError, type JsonRpcPeer, type RequestId } from '@mcpkit/jsonrpc-core';
+import { ConnectionClosedError, type RequestId, type Router } from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
   hasCapability,
@@ -107,7 +107,7 @@ export class Subscriptions {
   }
 
   /** Handles the notifications of `peer` that concern listen streams: acknowledgements and server-side ends. */
-  listen(peer: JsonRpcPeer): void {
+  listen(peer: Router): void {
     peer.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => {
       const id = readSubscriptionId(params);
       const stream = id === undefined ? undefined : this.#streams.get(id);

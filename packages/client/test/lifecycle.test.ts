@@ -138,7 +138,7 @@ describe('cancellation rules', () => {
         serverSignal = ctx.signal;
         await sleep(50);
       }),
-      connect: { modernCancellationNotifications: false },
+      cancelsBySignal: true,
     });
     const controller = new AbortController();
     const pending = h.client.callTool({ name: 'slow' }, { signal: controller.signal });
@@ -147,6 +147,7 @@ describe('cancellation rules', () => {
     await expect(pending).rejects.toBeInstanceOf(RequestAbortedError);
     await sleep(10);
     expect(h.notifications('notifications/cancelled')).toEqual([]);
+    expect(h.cancelledBySignal).toEqual([h.requests('tools/call')[0]!.id]);
     await h.client.close();
   });
 

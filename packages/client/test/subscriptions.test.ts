@@ -113,11 +113,12 @@ describe('subscriptions (2026-07-28: subscriptions/listen)', () => {
 
   it('does not send notifications/cancelled when the transport cancels by closing streams (HTTP)', async () => {
     const listens: Listen[] = [];
-    const h = await harness({ server: listeningServer(listens), connect: { modernCancellationNotifications: false } });
+    const h = await harness({ server: listeningServer(listens), cancelsBySignal: true });
     const subscription = await h.client.subscribe({ toolsListChanged: true }, () => {});
     await subscription.close();
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(h.notifications('notifications/cancelled')).toEqual([]);
+    expect(h.cancelledBySignal).toEqual([subscription.id]);
     await h.client.close();
   });
 

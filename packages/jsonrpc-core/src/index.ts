@@ -71,3 +71,4 @@ export {
 } from './peer';
 export { type NotificationHandler, type RequestHandler, Router } from './router';
 export type { AuthInfo, MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
+export { ContextVariables } from './variables';

@@ -1,10 +1,11 @@
-import type {
-  AuthInfo,
-  JsonRpcParams,
-  JsonRpcRequest,
-  MessageInfo,
-  RequestId,
-  RequestOptions,
+import {
+  type AuthInfo,
+  ContextVariables,
+  type JsonRpcParams,
+  type JsonRpcRequest,
+  type MessageInfo,
+  type RequestId,
+  type RequestOptions,
 } from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
@@ -26,7 +27,7 @@ import {
   requiredCapability,
 } from '@mcpkit/protocol';
 import { checkAnswer } from './input-answers';
-import { type ContextVariableMap, ContextVariables } from './middleware/variables';
+import type { ContextVariableMap } from './middleware/variables';
 import type { ServerSession } from './session';
 
 /** Which protocol era a request is handled in. */

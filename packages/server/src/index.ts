@@ -16,7 +16,7 @@ export {
   namePattern,
 } from './middleware/filters';
 export type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
-export { type ContextVariableMap, ContextVariables } from './middleware/variables';
+export type { ContextVariableMap } from './middleware/variables';
 export { ServerNotificationContext } from './notification-context';
 export type { PromptConfig, PromptHandler, RegisteredPrompt } from './prompts';
 export type { RegisteredHandle } from './registered-handle';

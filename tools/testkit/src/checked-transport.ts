@@ -1,4 +1,10 @@
-import type { JsonRpcMessage, MessageInfo, Transport, TransportSendOptions } from '@mcpkit/jsonrpc-core';
+import type {
+  JsonRpcMessage,
+  JsonRpcRequest,
+  MessageInfo,
+  Transport,
+  TransportSendOptions,
+} from '@mcpkit/jsonrpc-core';
 import { REVISIONS, type Revision, type Sender, WireLedger, wireSchema } from './wire-schema';
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -113,6 +119,9 @@ export function checkWire(transport: Transport, options: CheckWireOptions): Chec
       return transport.send(message, sendOptions);
     },
     close: () => transport.close(),
+    ...(transport.cancelsBySignal === undefined
+      ? {}
+      : { cancelsBySignal: (request: JsonRpcRequest) => transport.cancelsBySignal!(request) }),
     assertClean() {
       if (violations.length === 0) return;
       const lines = violations.map(

@@ -5,6 +5,7 @@ import {
   JsonRpcPeer,
   type JsonRpcRequest,
   type MessageInfo,
+  type RequestId,
   type Transport,
 } from '@mcpkit/jsonrpc-core';
 import { mcpPeerHooks, type ServerCapabilities } from '@mcpkit/protocol';
@@ -43,8 +44,16 @@ export function legacyServer(peer: JsonRpcPeer, capabilities: ServerCapabilities
   peer.setNotificationHandler('notifications/initialized', () => {});
 }
 
-/** A transport wrapper that records every message both ways. */
-function recording(transport: Transport, sent: JsonRpcMessage[], received: JsonRpcMessage[]): Transport {
+/**
+ * A transport wrapper that records every message both ways. With `cancelsBySignal`, it cancels 2026-07-28 requests
+ * the way Streamable HTTP does (by their send signal, recorded in `cancelled`) instead of a notification.
+ */
+function recording(
+  transport: Transport,
+  sent: JsonRpcMessage[],
+  received: JsonRpcMessage[],
+  cancelled: RequestId[] | undefined,
+): Transport {
   const wrapper: Transport = {
     start() {
       transport.onmessage = (message: JsonRpcMessage, info?: MessageInfo) => {
@@ -57,10 +66,20 @@ function recording(transport: Transport, sent: JsonRpcMessage[], received: JsonR
     },
     send(message, options) {
       sent.push(message);
+      const signal = options?.signal;
+      if (signal !== undefined && cancelled !== undefined && 'id' in message) {
+        signal.addEventListener('abort', () => cancelled.push(message.id as RequestId), { once: true });
+      }
       return transport.send(message, options);
     },
     close: () => transport.close(),
   };
+  if (cancelled !== undefined) {
+    wrapper.cancelsBySignal = (request) =>
+      (request.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.[
+        'io.modelcontextprotocol/protocolVersion'
+      ] !== undefined;
+  }
   return wrapper;
 }
 
@@ -72,6 +91,8 @@ export interface Harness {
   /** Messages the client received, in order. */
   received: JsonRpcMessage[];
   checked: CheckedTransport;
+  /** With `cancelsBySignal`: the ids of requests the transport was told to cancel by their signal. */
+  cancelledBySignal: RequestId[];
   /** Requests the client sent (optionally of one method). */
   requests(method?: string): JsonRpcRequest[];
   /** Notifications the client sent (optionally of one method). */
@@ -85,6 +106,8 @@ export interface HarnessOptions {
   connect?: ConnectOptions;
   /** Do not connect the client (the test does it). */
   manualConnect?: boolean;
+  /** The client's transport cancels 2026-07-28 requests by their send signal, as Streamable HTTP does. */
+  cancelsBySignal?: boolean;
 }
 
 /** A client wired to a scripted server over linked in-memory transports, the client side checked against the schema. */
@@ -95,7 +118,8 @@ export async function harness(options: HarnessOptions): Promise<Harness & { tran
   await server.connect(serverSide);
   const sent: JsonRpcMessage[] = [];
   const received: JsonRpcMessage[] = [];
-  const checked = checkWire(recording(clientSide, sent, received), { side: 'client' });
+  const cancelled: RequestId[] | undefined = options.cancelsBySignal === true ? [] : undefined;
+  const checked = checkWire(recording(clientSide, sent, received, cancelled), { side: 'client' });
   const client = new Client(CLIENT_INFO, options.client);
   if (!options.manualConnect) await client.connect(checked, options.connect);
   return {
@@ -104,6 +128,7 @@ export async function harness(options: HarnessOptions): Promise<Harness & { tran
     sent,
     received,
     checked,
+    cancelledBySignal: cancelled ?? [],
     transport: checked,
     requests: (method) =>
       sent.filter(

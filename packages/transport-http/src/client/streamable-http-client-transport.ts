@@ -8,6 +8,7 @@ import {
   type RequestId,
   serializeMessage,
   type Transport,
+  type TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
 import { headersForToolCall, isModernVersion, McpHeaders, standardHeadersFor } from '@mcpkit/protocol';
 import { envelopeVersion, isModernRefusal, isParamHeaderMismatch } from './era-rules';
@@ -175,7 +176,18 @@ export class StreamableHttpClientTransport implements Transport {
     this.#started = true;
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
+  /**
+   * 2026-07-28 requests are cancelled by closing their response stream (aborting their fetch), never with
+   * `notifications/cancelled`: the peer hands each one a signal and this transport aborts the stream when it fires.
+   * Legacy requests (and everything after a fallback to HTTP+SSE) are cancelled with the notification.
+   */
+  cancelsBySignal(request: JsonRpcRequest): boolean {
+    if (this.#sse !== undefined) return false;
+    const version = envelopeVersion(request);
+    return version !== undefined && isModernVersion(version);
+  }
+
+  async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#closed || !this.#started) {
       throw new StreamableHttpError(
         'ERR_TRANSPORT_CLOSED',
@@ -197,7 +209,7 @@ export class StreamableHttpClientTransport implements Transport {
         return;
       }
     }
-    if (isJsonRpcRequest(message)) return this.#sendRequest(message);
+    if (isJsonRpcRequest(message)) return this.#sendRequest(message, options?.signal);
     return this.#postOther(message);
   }
 
@@ -212,7 +224,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- requests ----
 
-  #sendRequest(request: JsonRpcRequest): Promise<void> {
+  #sendRequest(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<void> {
     const version = envelopeVersion(request);
     const modern = version !== undefined && isModernVersion(version);
     if (modern) {
@@ -225,6 +237,14 @@ export class StreamableHttpClientTransport implements Transport {
     return new Promise<void>((resolve, reject) => {
       const entry: InFlight = { request, modern, controller: new AbortController(), resolve, reject };
       this.#inflight.set(request.id, entry);
+      if (signal !== undefined) {
+        // The peer gave up on this request (aborted or timed out): closing its stream tells the server.
+        if (signal.aborted) {
+          this.#cancel(entry);
+          return;
+        }
+        signal.addEventListener('abort', () => this.#cancel(entry), { once: true, signal: entry.controller.signal });
+      }
       this.#exchange(entry, { relisted: false, reinitialized: false }).catch((error: unknown) =>
         this.#finish(entry, asError(error)),
       );

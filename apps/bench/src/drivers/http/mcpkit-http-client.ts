@@ -7,12 +7,7 @@ import { runConcurrentDriver } from '../concurrent';
 await runConcurrentDriver(async (config) => {
   const client = new Client({ name: 'bench-mcpkit-client', version: '1.0.0' }, { requestTimeoutMs: 120_000 });
   const transport = new StreamableHttpClientTransport(new URL(config.url));
-  await client.connect(
-    transport,
-    config.mode === 'modern'
-      ? { protocolVersion: '2026-07-28', modernCancellationNotifications: false }
-      : { protocolVersion: '2025-11-25' },
-  );
+  await client.connect(transport, { protocolVersion: config.mode === 'modern' ? '2026-07-28' : '2025-11-25' });
   const callText = async (name: string, args: Record<string, unknown>): Promise<string> => {
     const result = await client.callTool({ name, arguments: args });
     const first = result.content[0];
