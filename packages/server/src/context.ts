@@ -58,6 +58,30 @@ export interface PendingInputs {
 
 const noProgress = (): Promise<void> => Promise.resolve();
 
+/** One input request a handler makes (elicitation, sampling, roots), as a {@link RequestChannel} receives it. */
+export interface InputAsk {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params: object | undefined;
+  /** The request's key, unique within this run of the handler (`elicit-1`, `sample-2`, …). */
+  key: string;
+}
+
+/**
+ * Where a request's handler talks once an extension took it beyond the request itself (tasks: the handler keeps
+ * running after the request was answered with a task). Every member is optional: what is left out keeps going the
+ * request's own way.
+ */
+export interface RequestChannel {
+  /** Replaces the handler's signal (tasks: aborted by `tasks/cancel`). */
+  readonly signal?: AbortSignal;
+  /** Where `notify`, `progress` and `log` send. */
+  notify?(method: string, params?: JsonRpcParams): Promise<void>;
+  /** Where legacy server→client requests go (tasks: on the stream of a waiting `tasks/result`). */
+  request?(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<unknown>;
+  /** Answers the handler's input requests, in both eras (tasks: status `input_required` until the client answers). */
+  ask?(input: InputAsk): Promise<unknown>;
+}
+
 /**
  * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
  * ask the client (elicitation, sampling, roots) — the same API in both eras.
@@ -97,6 +121,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   #askCount = 0;
   #pending: PendingInputs | undefined = undefined;
   #onInputNeeded: ((pending: PendingInputs) => void) | undefined = undefined;
+  #channel: RequestChannel | undefined = undefined;
 
   /** @internal Built by the server's dispatcher. */
   constructor(
@@ -133,6 +158,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    * closes, and (modern era) when the handler was set aside because it asked the client for input.
    */
   get signal(): AbortSignal {
+    const rebound = this.#channel?.signal;
+    if (rebound !== undefined) return rebound;
     if (!this.#mayAsk) return this.#dispatch.signal;
     let controller = this.#controller;
     if (controller === undefined) {
@@ -162,7 +189,27 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
 
   /** Sends a notification tied to this request. */
   notify(method: string, params?: JsonRpcParams): Promise<void> {
+    const channel = this.#channel;
+    if (channel?.notify !== undefined) return channel.notify(method, params);
     return this.#dispatch.notify(method, params);
+  }
+
+  /**
+   * For extensions that keep a handler running beyond its request (tasks): from now on its signal, notifications,
+   * server→client requests and input requests go through `channel`; what `channel` leaves out keeps going the
+   * request's way. Call it before `next()` in a middleware.
+   *
+   * @example
+   * server.use(forTool('report', async (ctx, next) => {
+   *   if (ctx.kind !== 'request') return next();
+   *   const job = new AbortController();
+   *   ctx.rebind({ signal: job.signal, notify: (method, params) => jobLog.push({ method, params }) });
+   *   void next().then(store.finish, store.fail);
+   *   return { content: [{ type: 'text', text: 'started' }] };
+   * }));
+   */
+  rebind(channel: RequestChannel): void {
+    this.#channel = channel;
   }
 
   /**
@@ -174,7 +221,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     const params: Record<string, unknown> = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined && this.protocolVersion !== '2024-11-05') params.message = message;
-    return this.#dispatch.notify('notifications/progress', params);
+    return this.notify('notifications/progress', params);
   }
 
   /**
@@ -189,7 +236,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     if (threshold !== undefined && !isLevelEnabled(level, threshold)) return Promise.resolve();
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    return this.#dispatch.notify('notifications/message', params);
+    return this.notify('notifications/message', params);
   }
 
   /** Asks the user for input through the client (`elicitation/create`), form or URL mode. */
@@ -207,12 +254,19 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     return this.#ask('roots/list', 'roots', params) as Promise<ListRootsResult>;
   }
 
-  #ask(method: string, kind: string, params: object | undefined): Promise<unknown> {
+  #ask(method: InputAsk['method'], kind: string, params: object | undefined): Promise<unknown> {
+    const channel = this.#channel;
     if (this.era === 'legacy') {
       // Throws a CapabilityError naming what is missing; nothing is sent.
       assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
         receiver: 'client',
       });
+      if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, kind, params);
+      if (channel?.request !== undefined) {
+        return channel
+          .request(method, params as JsonRpcParams | undefined)
+          .then((answer) => checkAnswer(method, method, answer));
+      }
       const request = this.#dispatch.request;
       if (request === undefined) {
         return Promise.reject(
@@ -237,6 +291,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
         missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
       );
     }
+    if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, kind, params);
     const key = `${kind}-${++this.#askCount}`;
     const answers = this.#answers;
     if (answers !== undefined && Object.hasOwn(answers, key)) {
@@ -258,6 +313,20 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     pending.keys.push(key);
     // Never settles: the dispatcher answers input_required and sets this run of the handler aside.
     return new Promise(() => {});
+  }
+
+  #askChannel(
+    ask: NonNullable<RequestChannel['ask']>,
+    method: InputAsk['method'],
+    kind: string,
+    params: object | undefined,
+  ): Promise<unknown> {
+    const key = `${kind}-${++this.#askCount}`;
+    try {
+      return ask({ method, params, key }).then((answer) => checkAnswer(method, key, answer));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** @internal The answers collected so far (from requestState and inputResponses), by key. */

@@ -1,6 +1,12 @@
 // @mcpkit/server: one MCP server definition that serves every session, in both protocol eras.
 
-export { type DispatchContext, type Era, ServerRequestContext } from './context';
+export {
+  type DispatchContext,
+  type Era,
+  type InputAsk,
+  type RequestChannel,
+  ServerRequestContext,
+} from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
 export type { ServerExtension } from './extensions';
 export type { InferJsonSchema } from './json-schema-types';

@@ -442,3 +442,60 @@ describe('server.extend', () => {
     expect(Object.keys((mcp.server.capabilities as Loose).extensions)).toEqual(['com.example/a']);
   });
 });
+
+describe('ctx.rebind (the seam tasks are built on)', () => {
+  function jobServer() {
+    const mcp = server();
+    mcp.registerTool('job', {}, async (_args, ctx) => {
+      await ctx.progress(1, 2, 'half');
+      const answer = await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: {} } });
+      await ctx.log('info', 'done');
+      return { content: [{ type: 'text', text: `${answer.action} aborted=${ctx.signal.aborted}` }] };
+    });
+    const channel: { sent: string[]; asks: string[]; result?: Promise<unknown> } = { sent: [], asks: [] };
+    const job = new AbortController();
+    mcp.use(
+      forTool('job', async (ctx, next) => {
+        if (ctx.kind !== 'request') return next();
+        ctx.rebind({
+          signal: job.signal,
+          notify: async (method) => void channel.sent.push(method),
+          ask: async (input) => {
+            channel.asks.push(`${input.method} ${input.key}`);
+            return { action: 'accept', content: {} };
+          },
+        });
+        channel.result = next();
+        return { content: [{ type: 'text', text: 'started' }] };
+      }),
+    );
+    return { mcp, channel };
+  }
+
+  it('runs the handler beyond its request, talking through the channel, in the modern era', async () => {
+    const { mcp, channel } = jobServer();
+    const params = modern(
+      { name: 'job', arguments: {} },
+      { elicitation: { form: {} } },
+      { progressToken: 'p', logLevel: 'info' },
+    );
+    const response = (await mcp.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params })) as Loose;
+    expect(response.result.content[0].text).toBe('started');
+    const finished = (await channel.result) as Loose;
+    expect(finished.content[0].text).toBe('accept aborted=false');
+    expect(channel.sent).toEqual(['notifications/progress', 'notifications/message']);
+    expect(channel.asks).toEqual(['elicitation/create elicit-1']);
+  });
+
+  it('the same in the legacy era, where asks would otherwise be server→client requests', async () => {
+    const { mcp, channel } = jobServer();
+    const harness = await connect(mcp, { revision: '2025-11-25' });
+    open.push(harness);
+    await initialize(harness.client, '2025-11-25', { elicitation: {} });
+    const result = await harness.client.request<Loose>('tools/call', { name: 'job', arguments: {} });
+    expect(result.content[0].text).toBe('started');
+    expect(((await channel.result) as Loose).content[0].text).toBe('accept aborted=false');
+    expect(channel.asks).toEqual(['elicitation/create elicit-1']);
+    expect(harness.notifications.map((n) => n.method)).not.toContain('notifications/progress');
+  });
+});
