@@ -30,7 +30,7 @@ const PACKAGES = [
   'tasks',
   'store-redis',
 ];
-const TOOLS = ['interop'];
+const TOOLS = ['interop', 'paths'];
 const EXCLUDED_APPS = new Set(['bench']);
 
 function projects() {
