@@ -36,6 +36,13 @@ export interface MessageInfo {
    * `ctx.signal` and sends no response once it is aborted. Only meaningful on requests.
    */
   signal?: AbortSignal;
+  /**
+   * Called by the receiving server once the request passed its checks (era, capabilities, middleware) and its handler
+   * starts. A transport that can still answer with a status of its own (HTTP: a 403 or 429 for a refused request)
+   * may hold its response headers until then, or until the response comes, whichever is first. Only meaningful on
+   * requests; a receiver that has no such checks may never call it.
+   */
+  onAccepted?: () => void;
 }
 
 /** Options the peer passes with each outbound message. */

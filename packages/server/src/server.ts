@@ -355,9 +355,25 @@ export class Server {
     }
   }
 
-  /** Runs `handler` inside the middleware, or straight away when there is none. */
+  /**
+   * Runs `handler` inside the middleware, or straight away when there is none. Tells the transport the request was
+   * accepted (`info.onAccepted`) as the handler starts: a refusal before that point may still become an HTTP status.
+   */
   #run(ctx: ServerRequestContext, handler: () => unknown): unknown {
-    return this.#middleware.size === 0 ? handler() : this.#middleware.run(ctx, handler);
+    const accepted = ctx.info.onAccepted;
+    if (this.#middleware.size === 0) {
+      accepted?.();
+      return handler();
+    }
+    return this.#middleware.run(
+      ctx,
+      accepted === undefined
+        ? handler
+        : () => {
+            accepted();
+            return handler();
+          },
+    );
   }
 
   /**

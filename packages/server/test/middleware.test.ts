@@ -499,3 +499,32 @@ describe('ctx.rebind (the seam tasks are built on)', () => {
     expect(harness.notifications.map((n) => n.method)).not.toContain('notifications/progress');
   });
 });
+
+describe('info.onAccepted (how HTTP turns an early refusal into a status)', () => {
+  it('is called once as the handler starts, after every middleware passed, and never for a refused request', async () => {
+    const mcp = server();
+    const order: string[] = [];
+    mcp.use(async (ctx, next) => {
+      order.push('middleware');
+      if (ctx.kind === 'request' && (ctx.params as Loose)?.arguments?.text === 'refuse') {
+        throw new JsonRpcError(403, 'refused');
+      }
+      return next();
+    });
+    const run = async (text: string) => {
+      const accepted: string[] = [];
+      const response = await mcp.handle(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: modern(call(text)) },
+        { info: { onAccepted: () => accepted.push(text) } },
+      );
+      return { accepted, response: response as Loose };
+    };
+    const ok = await run('fine');
+    expect(ok.accepted).toEqual(['fine']);
+    expect(ok.response.result).toBeDefined();
+    const refused = await run('refuse');
+    expect(refused.accepted).toEqual([]);
+    expect(refused.response.error.code).toBe(403);
+    expect(order).toEqual(['middleware', 'middleware']);
+  });
+});
