@@ -193,3 +193,42 @@ describe('bearer auth through the node adapter', async () => {
     expect((await served.json()).result.content[0].text).toBe('alice app mcp:tools modern');
   });
 });
+
+describe('bearer.middleware alone on Streamable HTTP: a refusal before the handler becomes the HTTP status', async () => {
+  const issuer = await createTestIssuer();
+  const reader = await issuer.mint({ scope: 'mcp:tools' });
+
+  function middlewareOnly(sessions: boolean) {
+    const { server, ran } = createProtectedServer('protected-mw');
+    const bearer = createBearerAuth({
+      ...PROTECTED_SCOPES,
+      verifier: createJwtVerifier({ issuer: ISSUER, keySet: issuer.jwks }),
+    });
+    server.use(bearer.middleware);
+    const endpoint = createStreamableHttpHandler(server, { sessions });
+    closers.push(() => endpoint.close());
+    return { handler: bearer.protect(endpoint), ran };
+  }
+
+  it('2026-07-28: an under-scoped tools/call answers HTTP 403 with the challenge, and the tool never runs', async () => {
+    const { handler, ran } = middlewareOnly(true);
+    const response = await handler.handle(post(modernCall('delete_file'), bearerHeader(reader)));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope".*scope="mcp:tools files:write"$/,
+    );
+    const body = await response.json();
+    expect(body.error).toMatchObject({ code: 403, data: { error: 'insufficient_scope', tool: 'delete_file' } });
+    expect(ran).toEqual([]);
+  });
+
+  it('legacy stateless: the same 403', async () => {
+    const { handler, ran } = middlewareOnly(false);
+    const response = await handler.handle(
+      post(legacyCall('delete_file'), { ...bearerHeader(reader), 'mcp-protocol-version': LEGACY }),
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(ran).toEqual([]);
+  });
+});

@@ -151,6 +151,8 @@ describe('bearer auth on the WebSocket upgrade', async () => {
           wwwAuthenticate: expect.stringMatching(
             /^Bearer error="insufficient_scope", error_description="[^"]+", resource_metadata="[^"]+", scope="mcp:tools files:write"$/,
           ),
+          httpStatus: 403,
+          httpHeaders: { 'www-authenticate': expect.stringContaining('error="insufficient_scope"') },
         },
       },
     });

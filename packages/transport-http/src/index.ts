@@ -28,6 +28,7 @@ export {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from './server/handler';
+export type { HttpRefusal } from './server/http-refusal';
 export { createSseHandler, type SseHandler, type SseHandlerOptions } from './server/legacy-sse';
 export type { HostOriginOptions } from './server/security';
 export type { ResponseMode } from './server/stateless';

@@ -35,13 +35,17 @@ export interface BearerErrorData {
    * code that handles an HTTP 401/403 challenge.
    */
   wwwAuthenticate: string;
+  /** The HTTP status an HTTP transport answers with while it still can (the same as the code). */
+  httpStatus: 401 | 403;
+  /** The HTTP headers it sends with it: the challenge. */
+  httpHeaders: { 'www-authenticate': string };
 }
 
 /** Builds the JSON-RPC error for a refused request (thrown by the bearer middleware). */
 export function bearerJsonRpcError(
   code: (typeof BearerErrorCode)[keyof typeof BearerErrorCode],
   message: string,
-  data: Omit<BearerErrorData, 'wwwAuthenticate'>,
+  data: Omit<BearerErrorData, 'wwwAuthenticate' | 'httpStatus' | 'httpHeaders'>,
 ): JsonRpcError {
   const challenge = formatBearerChallenge({
     error: data.error === 'unauthorized' ? undefined : data.error,
@@ -49,6 +53,11 @@ export function bearerJsonRpcError(
     resourceMetadata: data.resourceMetadata,
     scope: data.scopes,
   });
-  const full: BearerErrorData = { ...data, wwwAuthenticate: challenge };
+  const full: BearerErrorData = {
+    ...data,
+    wwwAuthenticate: challenge,
+    httpStatus: code,
+    httpHeaders: { 'www-authenticate': challenge },
+  };
   return new JsonRpcError(code, message, full);
 }

@@ -1,6 +1,7 @@
 import type { AuthInfo, JsonRpcRequest, JsonRpcResponse, MessageInfo } from '@mcpkit/jsonrpc-core';
 import { McpErrorCode } from '@mcpkit/protocol';
 import type { Server, ServerSession } from '@mcpkit/server';
+import { httpRefusalOf } from './http-refusal';
 import { jsonReply, type Reply, reply } from './reply';
 import { onRequestAbort } from './request-abort';
 import { formatEvent, SSE_HEADERS, SseWriter } from './sse';
@@ -85,6 +86,12 @@ export function runStateless(run: StatelessRun): Promise<Reply> {
       if (sink !== undefined) {
         sink.event(JSON.stringify(response));
         sink.close();
+        return;
+      }
+      // A refusal before the handler started may name its own HTTP status (a 403 with WWW-Authenticate, a 429).
+      const refusal = httpRefusalOf(response);
+      if (refusal !== undefined) {
+        settle(jsonReply(refusal.status, response, refusal.headers));
         return;
       }
       const status = statusOf(response, run.modern);
