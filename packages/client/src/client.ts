@@ -1,5 +1,6 @@
 import { JsonRpcPeer, type Transport } from '@mcpkit/jsonrpc-core';
 import {
+  assertCapability,
   type CallToolRequestParams,
   type CallToolResult,
   type ClientCapabilities,
@@ -372,6 +373,33 @@ export class Client {
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<Subscription> {
     return this.#subscriptions.subscribe(this.#connection('subscriptions/listen'), filter, onNotification, options);
+  }
+
+  /**
+   * Tells the server that the client's roots changed, so the `roots` handler now answers with a new list. Legacy
+   * (2024-11-05 … 2025-11-25): sends `notifications/roots/list_changed`; a server that uses roots asks `roots/list`
+   * again and gets the handler's new answer. 2026-07-28 has no such notification: a server asks for roots inside each
+   * request that needs them, so its next ask already gets the new list; nothing is sent and this resolves `false`.
+   *
+   * Needs a `roots` handler (which declares `roots: {listChanged: true}`), or `capabilities.roots.listChanged`;
+   * otherwise it throws `CapabilityError` and sends nothing.
+   *
+   * @example
+   * ```ts
+   * let roots = [{ uri: 'file:///home/me/project', name: 'project' }];
+   * const client = new Client(info, { handlers: { roots: () => ({ roots }) } });
+   * await client.connect(transport);
+   * roots = [...roots, { uri: 'file:///home/me/notes', name: 'notes' }];
+   * await client.notifyRootsListChanged(); // true: sent (legacy); false: nothing to send (2026-07-28)
+   * ```
+   */
+  async notifyRootsListChanged(): Promise<boolean> {
+    const method = 'notifications/roots/list_changed';
+    const { peer, session } = this.#connection(method);
+    if (session.era === 'modern') return false;
+    assertCapability(method, session.version, { client: this.capabilities });
+    await peer.notify(method);
+    return true;
   }
 
   // ---- internals ----

@@ -53,7 +53,7 @@ export interface InputHandlers {
 export interface ClientOptions {
   /**
    * What the client declares. Default: derived from `handlers` (`sampling: {}`, `elicitation: {form: {}}`,
-   * `roots: {}` for each handler given). Declaring a capability without its handler throws.
+   * `roots: {listChanged: true}` for each handler given). Declaring a capability without its handler throws.
    */
   capabilities?: ClientCapabilities;
   /** Answers to sampling, elicitation and roots requests. */
