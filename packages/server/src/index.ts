@@ -27,7 +27,10 @@ export {
   type SchemaInput,
   type SchemaIssue,
 } from './schema';
+export type { InferShape, StandardSchemaShape } from './schema-shape';
 export { Server, type ServerOptions, type ServerRequestHandler } from './server';
 export { type ConnectOptions, ServerSession } from './session';
+export { ToolResultError } from './tool-result-check';
 export type { RegisteredTool, ToolConfig, ToolHandler } from './tools';
 export { UriTemplate, UriTemplateError, type UriTemplateValue, type UriTemplateVariables } from './uri-template';
+export type { TemplateVariableName, TemplateVariables } from './uri-template-types';

@@ -1,6 +1,8 @@
-// A small type-level reading of plain JSON Schema objects declared `as const`, so handlers registered with a JSON
-// Schema get typed arguments. It covers what tool inputs use: object/properties/required, type, enum, const, array
-// items, and falls back to `unknown` for anything else.
+// A small type-level reading of plain JSON Schema objects, so handlers registered with a JSON Schema get typed
+// arguments. It covers what tool inputs use: object/properties/required, type, enum, const, array items, and falls back
+// to `unknown` for anything else. A schema written inline in `registerTool` is read as if it were declared `as const`
+// (a `const` type parameter); one held in a variable without `as const` has widened types (`type: string`), so only
+// its property names are known, each optional and `unknown`.
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
@@ -18,7 +20,8 @@ type Primitive<T> = T extends 'string'
             ? Record<string, unknown>
             : unknown;
 
-type RequiredKeys<S> = S extends { required: readonly (infer K)[] } ? K & string : never;
+// A widened `required: string[]` says nothing about which keys: none is taken as required.
+type RequiredKeys<S> = S extends { required: readonly (infer K)[] } ? (string extends K ? never : K & string) : never;
 
 type InferObject<S> = S extends { properties: infer P }
   ? Simplify<
@@ -46,7 +49,11 @@ export type InferJsonSchema<S> = S extends { const: infer C }
         : S extends { type: readonly (infer T)[] }
           ? Primitive<T>
           : S extends { type: infer T }
-            ? Primitive<T>
+            ? string extends T
+              ? S extends { properties: object }
+                ? InferObject<S>
+                : unknown
+              : Primitive<T>
             : S extends { properties: object }
               ? InferObject<S>
               : unknown;

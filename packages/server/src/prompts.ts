@@ -51,7 +51,10 @@ function promptEntry(
   config: PromptConfig<SchemaInput | undefined>,
   handler: PromptHandler<never>,
 ): PromptEntry {
-  const args = config.argsSchema === undefined ? undefined : compileSchema(config.argsSchema, 'input');
+  const args =
+    config.argsSchema === undefined
+      ? undefined
+      : compileSchema(config.argsSchema, 'input', `Prompt "${name}" argsSchema`);
   let argumentList: PromptArgument[] | undefined;
   if (args !== undefined) {
     const properties = (args.jsonSchema.properties ?? {}) as Record<string, { description?: string; title?: string }>;
