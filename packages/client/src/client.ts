@@ -11,6 +11,7 @@ import {
   type GetPromptRequestParams,
   type GetPromptResult,
   type Implementation,
+  type InferJsonSchema,
   type ListPromptsRequestParams,
   type ListPromptsResult,
   type ListResourcesRequestParams,
@@ -35,7 +36,15 @@ import { resolveClientCapabilities } from './input-requests';
 import type { JsonObject } from './json-object';
 import { LIST_METHOD, LISTS_CHANGED_BY, ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
 import { negotiate } from './negotiation';
-import type { CallOptions, ClientOptions, ConnectOptions, Era, InputHandlers } from './options';
+import type {
+  CallOptions,
+  CallToolOptions,
+  ClientOptions,
+  ConnectOptions,
+  Era,
+  InputHandlers,
+  TypedCallToolResult,
+} from './options';
 import { checkStructuredContent } from './output-schema';
 import { type Connection, RequestPipeline } from './requests';
 import { ResponseCache } from './response-cache';
@@ -275,8 +284,10 @@ export class Client {
   }
 
   /**
-   * `tools/call`. Answers `input_required` rounds with the configured handlers; when the tool was listed with an
-   * `outputSchema`, checks `structuredContent` against it (throws `ERR_INVALID_STRUCTURED_CONTENT`).
+   * `tools/call`. Answers `input_required` rounds with the configured handlers; checks `structuredContent` against
+   * `options.outputSchema` when given, else against the `outputSchema` the tool was listed with (throws
+   * `ERR_INVALID_STRUCTURED_CONTENT`). `structuredContent` is typed from `options.outputSchema` (a JSON Schema written
+   * inline or declared `as const`), or from the type argument: `callTool<{ celsius: number[] }>(…)`.
    *
    * @example
    * ```ts
@@ -284,12 +295,28 @@ export class Client {
    *   onProgress: ({ progress, total }) => console.log(progress, total),
    *   signal: AbortSignal.timeout(30_000),
    * });
+   * const typed = await client.callTool(
+   *   { name: 'forecast', arguments: { city: 'Paris' } },
+   *   { outputSchema: { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] } },
+   * );
+   * typed.structuredContent?.celsius; // number
    * ```
    */
-  async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
+  callTool<const O extends Readonly<Record<string, unknown>>>(
+    params: CallToolRequestParams,
+    options: CallToolOptions<O> & { outputSchema: O },
+  ): Promise<TypedCallToolResult<InferJsonSchema<O>>>;
+  callTool<S = Record<string, unknown>>(
+    params: CallToolRequestParams,
+    options?: CallToolOptions,
+  ): Promise<TypedCallToolResult<S>>;
+  async callTool(
+    params: CallToolRequestParams,
+    options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
+  ): Promise<CallToolResult> {
     const result = await this.#requests.call<CallToolResult>('tools/call', params, options, { mayNeedInput: true });
-    const schema = this.#kept.tool(params.name)?.outputSchema;
-    if (schema !== undefined) checkStructuredContent(params.name, schema, result);
+    const schema = options?.outputSchema ?? this.#kept.tool(params.name)?.outputSchema;
+    if (schema !== undefined) checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result);
     return result;
   }
 

@@ -4,7 +4,16 @@
 export { Client } from './client';
 export { McpClientError, type McpClientErrorCode } from './errors';
 export type { ListKind } from './lists';
-export type { CallOptions, ClientOptions, ConnectOptions, Era, InputHandlers, InputRequestContext } from './options';
+export type {
+  CallOptions,
+  CallToolOptions,
+  ClientOptions,
+  ConnectOptions,
+  Era,
+  InputHandlers,
+  InputRequestContext,
+  TypedCallToolResult,
+} from './options';
 export type { StructuredContentIssue } from './output-schema';
 export { ResponseCache, type ResponseCacheOptions } from './response-cache';
 export type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions';

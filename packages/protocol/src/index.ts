@@ -284,6 +284,7 @@ export type {
   ToolInputSchema,
   ToolOutputSchema,
 } from './types/tools.js';
+export type { InferJsonSchema } from './json-schema-types.js';
 export {
   getValidators,
   type McpValidators,
