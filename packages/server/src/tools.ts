@@ -22,14 +22,22 @@ export interface ToolConfig<
   I extends SchemaInput | undefined = undefined,
   O extends SchemaInput | undefined = undefined,
 > {
+  /** A name for people (`tools/list`); `name` stays the identifier. */
   title?: string;
+  /** What the tool does, for the model and for people. */
   description?: string;
-  /** Standard Schema or JSON Schema (root `type: "object"`) of the arguments; validated before the handler runs. */
+  /**
+   * Standard Schema, a raw shape of them (`{ city: z.string() }`) or a JSON Schema (root `type: "object"`) of the
+   * arguments; checked at registration, validated before the handler runs.
+   */
   inputSchema?: I;
   /** Standard Schema or JSON Schema of `structuredContent`; enforced on every successful result. */
   outputSchema?: O;
+  /** Hints about the tool's behaviour (`readOnlyHint`, `destructiveHint`, …); clients must not trust them blindly. */
   annotations?: ToolAnnotations;
+  /** Icons clients may show next to the tool (2025-11-25+; dropped for older revisions by the client's own rules). */
   icons?: Icon[];
+  /** Extra `_meta` of the tool's definition in `tools/list`. */
   _meta?: Record<string, unknown>;
 }
 
