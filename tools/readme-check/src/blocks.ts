@@ -59,6 +59,8 @@ export function codeBlocks(readme: string, markdown: string): CodeBlock[] {
     const open = /^(\s*)(`{3,}|~{3,})\s*(.*)$/.exec(line);
     if (open === null) continue;
     const [, indent = '', fence = '', info = ''] = open;
+    // CommonMark: the info string of a backtick fence has no backtick (such a line is inline code, not a fence).
+    if (fence.startsWith('`') && info.includes('`')) continue;
     const body: string[] = [];
     let end = at + 1;
     for (; end < lines.length; end++) {

@@ -15,6 +15,8 @@ export interface CheckOptions {
   workDir: string;
   /** Time limit of one `run` block. Default 60 s. */
   runTimeoutMs?: number;
+  /** Check only these Markdown files (relative to `root`). Default: every README of the repository. */
+  readmes?: readonly string[];
 }
 
 /** What the check found. */
@@ -47,13 +49,13 @@ export function readmesOf(root: string): string[] {
 }
 
 /** The blocks of every README. */
-export function allBlocks(root: string): CodeBlock[] {
-  return readmesOf(root).flatMap((readme) => codeBlocks(readme, readFileSync(join(root, readme), 'utf8')));
+export function allBlocks(root: string, readmes: readonly string[] = readmesOf(root)): CodeBlock[] {
+  return readmes.flatMap((readme) => codeBlocks(readme, readFileSync(join(root, readme), 'utf8')));
 }
 
 /** Runs every check; never throws for a problem in a README (it is reported), only when it cannot check at all. */
 export function checkReadmes(options: CheckOptions): CheckReport {
-  const blocks = allBlocks(options.root);
+  const blocks = allBlocks(options.root, options.readmes);
   const problems = new Map<string, string[]>();
   const report = (block: CodeBlock, message: string) => {
     const key = keyOf(block);
