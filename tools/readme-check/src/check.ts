@@ -191,7 +191,8 @@ function runBlocks(
   const runDir = join(options.workDir, 'run');
   mkdirSync(runDir, { recursive: true });
   for (const block of blocks) if (block.file !== undefined) writeFileSync(join(runDir, block.file), block.code);
-  const tsx = join(options.workDir, '..', 'node_modules', '.bin', 'tsx');
+  // tsx's CLI on the Node running this check, so the Node matrix runs the examples on each line.
+  const tsx = join(options.workDir, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
   let ran = 0;
   blocks.forEach((block, position) => {
     if (!block.flags.has('run')) return;
@@ -203,7 +204,11 @@ function runBlocks(
     writeFileSync(file, block.code);
     ran++;
     const timeout = options.runTimeoutMs ?? 60_000;
-    const result = spawnSync(tsx, [relative(runDir, file)], { cwd: runDir, encoding: 'utf8', timeout });
+    const result = spawnSync(process.execPath, [tsx, relative(runDir, file)], {
+      cwd: runDir,
+      encoding: 'utf8',
+      timeout,
+    });
     if (result.error !== undefined || result.status !== 0) {
       const why =
         result.error?.message ??
