@@ -3,7 +3,7 @@
 // then one line saying which package was built and how long it took. Errors still print in full. `scripts/build.mjs`
 // shows these lines as the packages finish, so a build on two cores is never minutes of silence.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const { name } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -12,7 +12,11 @@ const started = performance.now();
 const child = spawn(process.execPath, [tsup, '--silent', ...process.argv.slice(2)], { stdio: 'inherit' });
 child.on('close', (code, signal) => {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (code === 0) console.log(`[build] ${name} built in ${seconds} s`);
-  else console.error(`[build] ${name} FAILED after ${seconds} s (${signal ?? `exit ${code}`})`);
+  if (code === 0) {
+    // The task hash this dist/ was built for (turbo sets TURBO_HASH; the file is a turbo output, so a cache restore
+    // brings it back with its dist/): `scripts/build.mjs --if-needed` compares it with the hash turbo plans now.
+    if (process.env.TURBO_HASH) writeFileSync('.build-hash', process.env.TURBO_HASH);
+    console.log(`[build] ${name} built in ${seconds} s`);
+  } else console.error(`[build] ${name} FAILED after ${seconds} s (${signal ?? `exit ${code}`})`);
   process.exit(code ?? 1);
 });

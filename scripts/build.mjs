@@ -5,7 +5,13 @@
 //
 //   node scripts/build.mjs                       every package
 //   node scripts/build.mjs --filter=<selector>   what turbo's --filter selects (e.g. '@mcpkit/app-quickstart...')
-import { spawn } from 'node:child_process';
+//   node scripts/build.mjs --if-needed           nothing at all when every package's dist is already up to date
+//
+// `--if-needed` is for tests that need the built packages (the README examples, the tarball install): during
+// `npm test` the build has just run, and a second turbo run would restore every dist/ from its cache while other test
+// files read them. It asks turbo (a dry run) whether any task would run, and only then builds.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -13,19 +19,33 @@ const filters = process.argv.slice(2).filter((arg) => arg.startsWith('--filter')
 const args = ['run', 'build', '--output-logs=new-only', '--log-order=stream', ...filters];
 const started = performance.now();
 const since = () => `${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s`;
+const turboBin = join(root, 'node_modules', '.bin', 'turbo');
+// turbo runs each package's script with the workspace's pnpm: put it first on PATH, as an absolute path (a relative
+// `./node_modules/.bin` entry, which `pnpm exec` adds, would be resolved in each package's folder and fail).
+const env = {
+  ...process.env,
+  PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+  FORCE_COLOR: '0',
+  TURBO_NO_UPDATE_NOTIFIER: '1',
+};
 
-const turbo = spawn(join(root, 'node_modules', '.bin', 'turbo'), args, {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  // turbo runs each package's script with the workspace's pnpm: put it first on PATH, as an absolute path (a relative
-  // `./node_modules/.bin` entry, which `pnpm exec` adds, would be resolved in each package's folder and fail).
-  env: {
-    ...process.env,
-    PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
-    FORCE_COLOR: '0',
-    TURBO_NO_UPDATE_NOTIFIER: '1',
-  },
-});
+if (process.argv.includes('--if-needed')) {
+  const plan = JSON.parse(
+    execFileSync(turboBin, ['run', 'build', '--dry=json', ...filters], { cwd: root, env, encoding: 'utf8' }),
+  );
+  // Up to date: dist/ was built (or restored) for exactly the hash turbo computes for the sources as they are now.
+  const builtFor = (task) => {
+    const file = join(root, task.directory, '.build-hash');
+    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  };
+  const stale = plan.tasks.filter((task) => task.command !== '<NONEXISTENT>' && builtFor(task) !== task.hash);
+  if (stale.length === 0) {
+    console.log('[build] every package is up to date');
+    process.exit(0);
+  }
+}
+
+const turbo = spawn(turboBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env });
 
 const counts = { built: 0, cached: 0 };
 let pending = '';

@@ -17,7 +17,9 @@ const { values } = parseArgs({
 });
 const out = resolve(values.out);
 
-if (!values['no-build']) execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+if (!values['no-build']) {
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-needed'], { stdio: 'inherit' });
+}
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

@@ -12,7 +12,10 @@ const blocks = allBlocks(root);
 let report: CheckReport;
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'ignore', timeout: 540_000 });
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-needed'], {
+    stdio: 'ignore',
+    timeout: 540_000,
+  });
   report = checkReadmes({ root, workDir: join(import.meta.dirname, '..', '.examples') });
   console.log(
     `[readme-check] ${report.blocks.length} blocks in ${new Set(report.blocks.map((b) => b.readme)).size} READMEs: ${report.compiled} compiled, ${report.ran} ran`,
