@@ -15,7 +15,9 @@ child.on('close', (code, signal) => {
   if (code === 0) {
     // The task hash this dist/ was built for (turbo sets TURBO_HASH; the file is a turbo output, so a cache restore
     // brings it back with its dist/): `scripts/build.mjs --if-needed` compares it with the hash turbo plans now.
-    if (process.env.TURBO_HASH) writeFileSync('.build-hash', process.env.TURBO_HASH);
+    // biome-ignore lint/suspicious/noUndeclaredEnvVars: turbo sets it for each task; it is the task's hash, not an input
+    const hash = process.env.TURBO_HASH;
+    if (hash) writeFileSync('.build-hash', hash);
     console.log(`[build] ${name} built in ${seconds} s`);
   } else console.error(`[build] ${name} FAILED after ${seconds} s (${signal ?? `exit ${code}`})`);
   process.exit(code ?? 1);
