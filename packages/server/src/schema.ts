@@ -182,7 +182,14 @@ function compileShape(shape: StandardSchemaShape, role: 'input' | 'output'): Com
   const properties: Record<string, ShapeProperty> = {};
   const required: string[] = [];
   for (const [key, schema] of Object.entries(shape)) {
-    properties[key] = { jsonSchema: toJsonSchema(schema, role), validate: schema['~standard'].validate };
+    let jsonSchema: Record<string, unknown>;
+    try {
+      jsonSchema = toJsonSchema(schema, role);
+    } catch (error) {
+      const { message, data } = error as SchemaError;
+      throw new SchemaError(`property "${key}": ${message}`, { ...data, property: key });
+    }
+    properties[key] = { jsonSchema, validate: schema['~standard'].validate };
     if (!acceptsUndefined(schema)) required.push(key);
   }
   let jsonSchema: Record<string, unknown>;

@@ -73,6 +73,14 @@ describe('a raw shape ({ city: z.string() })', () => {
     expect(out.message).toContain('/n:');
   });
 
+  it('a property that cannot describe itself is named', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    const opaque = { '~standard': { version: 1, vendor: 'acme', validate: (value: unknown) => ({ value }) } } as const;
+    expect(() => server.registerTool('t', { inputSchema: { city: opaque } }, () => text(1))).toThrow(
+      /^Tool "t" inputSchema: property "city": This acme schema cannot describe itself as JSON Schema/,
+    );
+  });
+
   it('an empty object is not a shape: a tool input must still be an object schema, and the error says what to write', () => {
     const server = new McpServer({ name: 's', version: '1' });
     expect(() => server.registerTool('t', { inputSchema: { type: 'string' } }, () => text(1))).toThrow(
