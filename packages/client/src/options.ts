@@ -103,8 +103,9 @@ export interface ConnectOptions {
   /** Timeout of `initialize` / `server/discover` in ms. Default: `requestTimeoutMs`. */
   timeoutMs?: number;
   /**
-   * Whether aborting a 2026-07-28 request sends `notifications/cancelled`. Default `true` (stdio and other stream
-   * transports). On Streamable HTTP, 2026-07-28 cancels by closing the response stream instead: pass `false`.
+   * Whether aborting a 2026-07-28 request sends `notifications/cancelled`. Default `true`. Keep it on Streamable
+   * HTTP too: 2026-07-28 cancels there by closing the response stream, which the HTTP transport does when it sees that
+   * notification (it posts nothing). `false` only for a transport that cancels in some other way.
    */
   modernCancellationNotifications?: boolean;
   /** Aborts connecting. */
