@@ -2,7 +2,10 @@
 // Packaging is checked, not hoped for. For every published package:
 //   1. the dependency graph only points down (jsonrpc-core <- protocol <- server/client <- the rest);
 //   2. publint finds no error or warning in the package as it would be published;
-//   3. @arethetypeswrong/cli resolves every entry point for node10, node16 (CJS and ESM) and bundlers.
+//   3. @arethetypeswrong/cli resolves every entry point for node10, node16 (CJS and ESM) and bundlers;
+//   4. the manifest is ready to publish: description, keywords, license (and a LICENSE file identical to the root's),
+//      author, repository pointing at its own folder (what npm provenance checks), homepage, bugs, public access,
+//      engines, and `files` with dist, README.md and LICENSE.
 // The tarball comes from `pnpm pack`, so `workspace:` ranges are rewritten exactly as a release would.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +30,44 @@ const layers = {
   middleware: 3,
 };
 
+const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const rootLicense = readFileSync(join(root, 'LICENSE'), 'utf8');
+
+/** What a published manifest must carry; each problem names the package and the field. */
+function checkManifest(folder, manifest) {
+  const where = `packages/${folder}/package.json`;
+  const need = (ok, what) => {
+    if (!ok) problems.push(`${where}: ${what}`);
+  };
+  need(manifest.name === `@mcpkit/${folder}`, `"name" must be "@mcpkit/${folder}"`);
+  need(typeof manifest.description === 'string' && manifest.description.length > 20, '"description" is missing');
+  need(Array.isArray(manifest.keywords) && manifest.keywords.includes('mcp'), '"keywords" must include "mcp"');
+  need(manifest.license === rootManifest.license, `"license" must be "${rootManifest.license}"`);
+  need(typeof manifest.author === 'string', '"author" is missing');
+  need(
+    manifest.repository?.url === 'git+https://github.com/mcpkit/mcpkit.git' &&
+      manifest.repository?.directory === `packages/${folder}`,
+    `"repository" must be {type: "git", url: "git+https://github.com/mcpkit/mcpkit.git", directory: "packages/${folder}"} (npm provenance compares it with the repository that built the package)`,
+  );
+  need(
+    typeof manifest.homepage === 'string' && manifest.homepage.includes(`packages/${folder}`),
+    '"homepage" must point at the package folder',
+  );
+  need(typeof manifest.bugs?.url === 'string', '"bugs.url" is missing');
+  need(
+    manifest.publishConfig?.access === 'public',
+    '"publishConfig.access" must be "public" (a scoped package is private by default)',
+  );
+  need(manifest.engines?.node === rootManifest.engines.node, `"engines.node" must be "${rootManifest.engines.node}"`);
+  for (const file of ['dist', 'README.md', 'LICENSE'])
+    need(manifest.files?.includes(file), `"files" must list "${file}"`);
+  let license = '';
+  try {
+    license = readFileSync(join(root, 'packages', folder, 'LICENSE'), 'utf8');
+  } catch {}
+  need(license === rootLicense, 'LICENSE must be a copy of the root LICENSE');
+}
+
 const folders = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
@@ -36,6 +77,7 @@ for (const folder of folders) {
   if (!(folder in layers))
     problems.push(`packages/${folder}: not placed in the dependency graph (scripts/check-packages.mjs)`);
   const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8'));
+  checkManifest(folder, manifest);
   for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
     if (!dep.startsWith('@mcpkit/')) continue;
     const target = dep.slice('@mcpkit/'.length);
@@ -77,4 +119,4 @@ if (problems.length > 0) {
   console.error(`\n[packages] ${problems.length} problem(s):\n\n${problems.join('\n\n')}`);
   process.exit(1);
 }
-console.log(`[packages] ${folders.length} packages: graph, publint and attw all clean`);
+console.log(`[packages] ${folders.length} packages: graph, manifests, publint and attw all clean`);

@@ -207,3 +207,13 @@ await runEra({
 });
 
 console.log(`\nDone in ${Date.now() - started} ms: every step behaved as described, in both eras.`);
+
+// Where to go from here: every path is relative to the repository root (the quickstart test checks they exist).
+console.log(`
+What next
+  Start your own server   copy apps/quickstart/src/server.ts (apps/quickstart/README.md, "Copy it into your own project")
+  Use mcpkit elsewhere    README.md, "Use mcpkit in your own project": npm run pack, then npm install the tarballs
+  Other transports        apps/http-express (Streamable HTTP), apps/http-oauth (with OAuth), apps/websocket
+  The server API          packages/server/README.md: tools, resources, prompts, schemas, what is validated
+  The client API          packages/client/README.md: options, typed results, input requests, caching, subscriptions
+  stdio in detail         packages/transport-stdio/README.md`);

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +34,13 @@ it('npm run demo: every step behaves as it says, in both eras', { timeout: 40_00
     expect(era).toContain('structuredContent {"perPerson":33,"tip":12,"totalWithTip":132}');
     expect(era).toContain("server's stderr: trattoria: ready on stdio");
   }
-  expect(stdout).toMatch(/Done in \d+ ms: every step behaved as described, in both eras\.\n$/);
+  expect(stdout).toMatch(/Done in \d+ ms: every step behaved as described, in both eras\.\n\nWhat next\n/);
+  // The "what next" points at the sample apps and the README sections: every path it names exists.
+  const next = stdout.slice(stdout.indexOf('What next'));
+  const paths = [...next.matchAll(/\b((?:apps|packages)\/[\w./-]+|README\.md)/g)].map((match) => match[1]!);
+  expect(paths).toEqual(expect.arrayContaining(['apps/http-express', 'apps/websocket', 'packages/server/README.md']));
+  for (const path of paths) expect(existsSync(join(root, '../..', path)), path).toBe(true);
+  expect(readFileSync(join(root, '../../README.md'), 'utf8')).toContain('## Use mcpkit in your own project');
 });
 
 /** Starts the server alone, writes `lines` to its stdin, closes it, and returns what came out of stdout and stderr. */

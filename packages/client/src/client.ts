@@ -9,6 +9,7 @@ import {
   type Transport,
 } from '@mcpkit/jsonrpc-core';
 import {
+  assertCapability,
   type CallToolRequestParams,
   type CallToolResult,
   type ClientCapabilities,
@@ -19,6 +20,7 @@ import {
   type GetPromptRequestParams,
   type GetPromptResult,
   type Implementation,
+  type InferJsonSchema,
   type ListPromptsRequestParams,
   type ListPromptsResult,
   type ListResourcesRequestParams,
@@ -45,7 +47,16 @@ import type { JsonObject } from './json-object';
 import { LIST_METHOD, LISTS_CHANGED_BY, ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
 import { type ClientContext, type ClientExtension, ClientInboundContext, type ClientMiddleware } from './middleware';
 import { negotiate } from './negotiation';
-import type { CallOptions, ClientOptions, ConnectOptions, Era, InputHandlers, RequestCallOptions } from './options';
+import type {
+  CallOptions,
+  CallToolOptions,
+  ClientOptions,
+  ConnectOptions,
+  Era,
+  InputHandlers,
+  RequestCallOptions,
+  TypedCallToolResult,
+} from './options';
 import { checkStructuredContent } from './output-schema';
 import { type Connection, RequestPipeline } from './requests';
 import { ResponseCache } from './response-cache';
@@ -313,8 +324,10 @@ export class Client {
   }
 
   /**
-   * `tools/call`. Answers `input_required` rounds with the configured handlers; when the tool was listed with an
-   * `outputSchema`, checks `structuredContent` against it (throws `ERR_INVALID_STRUCTURED_CONTENT`).
+   * `tools/call`. Answers `input_required` rounds with the configured handlers; checks `structuredContent` against
+   * `options.outputSchema` when given, else against the `outputSchema` the tool was listed with (throws
+   * `ERR_INVALID_STRUCTURED_CONTENT`). `structuredContent` is typed from `options.outputSchema` (a JSON Schema written
+   * inline or declared `as const`), or from the type argument: `callTool<{ celsius: number[] }>(…)`.
    *
    * @example
    * ```ts
@@ -322,12 +335,28 @@ export class Client {
    *   onProgress: ({ progress, total }) => console.log(progress, total),
    *   signal: AbortSignal.timeout(30_000),
    * });
+   * const typed = await client.callTool(
+   *   { name: 'forecast', arguments: { city: 'Paris' } },
+   *   { outputSchema: { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] } },
+   * );
+   * typed.structuredContent?.celsius; // number
    * ```
    */
-  async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
+  callTool<const O extends Readonly<Record<string, unknown>>>(
+    params: CallToolRequestParams,
+    options: CallToolOptions<O> & { outputSchema: O },
+  ): Promise<TypedCallToolResult<InferJsonSchema<O>>>;
+  callTool<S = Record<string, unknown>>(
+    params: CallToolRequestParams,
+    options?: CallToolOptions,
+  ): Promise<TypedCallToolResult<S>>;
+  async callTool(
+    params: CallToolRequestParams,
+    options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
+  ): Promise<CallToolResult> {
     const result = await this.#requests.call<CallToolResult>('tools/call', params, options, { mayNeedInput: true });
-    const schema = this.#kept.tool(params.name)?.outputSchema;
-    if (schema !== undefined) checkStructuredContent(params.name, schema, result);
+    const schema = options?.outputSchema ?? this.#kept.tool(params.name)?.outputSchema;
+    if (schema !== undefined) checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result);
     return result;
   }
 
@@ -526,6 +555,33 @@ export class Client {
   /** The extensions registered, by id. */
   get extensions(): ReadonlyMap<string, ClientExtension> {
     return this.#extensions;
+  }
+
+  /**
+   * Tells the server that the client's roots changed, so the `roots` handler now answers with a new list. Legacy
+   * (2024-11-05 … 2025-11-25): sends `notifications/roots/list_changed`; a server that uses roots asks `roots/list`
+   * again and gets the handler's new answer. 2026-07-28 has no such notification: a server asks for roots inside each
+   * request that needs them, so its next ask already gets the new list; nothing is sent and this resolves `false`.
+   *
+   * Needs a `roots` handler (which declares `roots: {listChanged: true}`), or `capabilities.roots.listChanged`;
+   * otherwise it throws `CapabilityError` and sends nothing.
+   *
+   * @example
+   * ```ts
+   * let roots = [{ uri: 'file:///home/me/project', name: 'project' }];
+   * const client = new Client(info, { handlers: { roots: () => ({ roots }) } });
+   * await client.connect(transport);
+   * roots = [...roots, { uri: 'file:///home/me/notes', name: 'notes' }];
+   * await client.notifyRootsListChanged(); // true: sent (legacy); false: nothing to send (2026-07-28)
+   * ```
+   */
+  async notifyRootsListChanged(): Promise<boolean> {
+    const method = 'notifications/roots/list_changed';
+    const { peer, session } = this.#connection(method);
+    if (session.era === 'modern') return false;
+    assertCapability(method, session.version, { client: this.capabilities });
+    await peer.notify(method);
+    return true;
   }
 
   // ---- internals ----

@@ -14,6 +14,7 @@ export {
 } from './middleware';
 export type {
   CallOptions,
+  CallToolOptions,
   ClientOptions,
   ConnectOptions,
   Era,
@@ -21,6 +22,7 @@ export type {
   InputRequestContext,
   RequestCallOptions,
   ResultSchema,
+  TypedCallToolResult,
 } from './options';
 export type { StructuredContentIssue } from './output-schema';
 export { ResponseCache, type ResponseCacheOptions } from './response-cache';

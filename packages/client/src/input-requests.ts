@@ -28,7 +28,7 @@ export const INPUT_METHODS = Object.keys(HANDLER_OF) as readonly InputMethod[];
 
 /**
  * The capabilities a client declares: `declared` when given (each capability needs its handler, else a `TypeError`),
- * otherwise one per handler (`sampling: {}`, `elicitation: {form: {}}`, `roots: {}`).
+ * otherwise one per handler (`sampling: {}`, `elicitation: {form: {}}`, `roots: {listChanged: true}`).
  */
 export function resolveClientCapabilities(
   handlers: InputHandlers,
@@ -49,7 +49,8 @@ function capabilitiesFromHandlers(handlers: InputHandlers): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
   if (handlers.sampling) capabilities.sampling = {};
   if (handlers.elicitation) capabilities.elicitation = { form: {} };
-  if (handlers.roots) capabilities.roots = {};
+  // The client can tell the server its roots changed (`notifyRootsListChanged`), so it says so.
+  if (handlers.roots) capabilities.roots = { listChanged: true };
   return capabilities;
 }
 

@@ -1,5 +1,6 @@
 import type { RequestId } from '@mcpkit/jsonrpc-core';
 import type {
+  CallToolResult,
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -53,7 +54,7 @@ export interface InputHandlers {
 export interface ClientOptions {
   /**
    * What the client declares. Default: derived from `handlers` (`sampling: {}`, `elicitation: {form: {}}`,
-   * `roots: {}` for each handler given). Declaring a capability without its handler throws.
+   * `roots: {listChanged: true}` for each handler given). Declaring a capability without its handler throws.
    */
   capabilities?: ClientCapabilities;
   /** Answers to sampling, elicitation and roots requests. */
@@ -142,3 +143,26 @@ export interface RequestCallOptions<R = unknown> extends CallOptions {
   /** Validates the result (any Standard Schema); a mismatch throws `ERR_INVALID_RESULT` naming the issues. */
   resultSchema?: ResultSchema<R>;
 }
+
+/**
+ * Options of `callTool`: those of every request, and the output schema the caller knows for the tool.
+ *
+ * @example
+ * ```ts
+ * const forecast = { type: 'object', properties: { celsius: { type: 'array', items: { type: 'number' } } }, required: ['celsius'] } as const;
+ * const result = await client.callTool({ name: 'forecast', arguments: { city: 'Paris' } }, { outputSchema: forecast });
+ * result.structuredContent?.celsius; // number[]
+ * ```
+ */
+export interface CallToolOptions<O extends Readonly<Record<string, unknown>> | undefined = undefined>
+  extends CallOptions {
+  /**
+   * The JSON Schema the caller expects `structuredContent` to match (e.g. the tool's `outputSchema`, copied from
+   * `tools/list` or shared with the server's code). It types `structuredContent` (see `InferJsonSchema`), and the
+   * result is checked against it instead of the listed one (`ERR_INVALID_STRUCTURED_CONTENT` when it does not match).
+   */
+  outputSchema?: O;
+}
+
+/** A `CallToolResult` whose `structuredContent` has the type `S` the caller knows. */
+export type TypedCallToolResult<S> = Omit<CallToolResult, 'structuredContent'> & { structuredContent?: S };

@@ -15,7 +15,9 @@ export interface InMemoryTransportOptions {
 
 /** Options for `createLinkedTransports`: one set per side. */
 export interface LinkedTransportsOptions {
+  /** Options of the first transport of the pair (e.g. the `messageInfo` its receiver sees). */
   first?: InMemoryTransportOptions;
+  /** Options of the second transport of the pair. */
   second?: InMemoryTransportOptions;
 }
 

@@ -54,6 +54,7 @@ export {
   standardHeadersFor,
   validateMcpHeaderDeclarations,
 } from './headers.js';
+export type { InferJsonSchema } from './json-schema-types.js';
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS } from './logging.js';
 export {
   buildRequestMeta,

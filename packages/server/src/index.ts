@@ -46,6 +46,7 @@ export {
   type SchemaInput,
   type SchemaIssue,
 } from './schema';
+export type { InferShape, StandardSchemaShape } from './schema-shape';
 export {
   type HandleNotificationOptions,
   Server,
@@ -54,5 +55,7 @@ export {
   type ServerRequestHandler,
 } from './server';
 export { type ConnectOptions, ServerSession } from './session';
+export { ToolResultError } from './tool-result-check';
 export type { RegisteredTool, ToolConfig, ToolHandler } from './tools';
 export { UriTemplate, UriTemplateError, type UriTemplateValue, type UriTemplateVariables } from './uri-template';
+export type { TemplateVariableName, TemplateVariables } from './uri-template-types';

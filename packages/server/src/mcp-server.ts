@@ -133,15 +133,14 @@ export class McpServer {
    * }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
    * add.disable();
    */
-  registerTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
-    name: string,
-    config: ToolConfig<I, O>,
-    handler: ToolHandler<I>,
-  ): RegisteredTool {
+  registerTool<
+    const I extends SchemaInput | undefined = undefined,
+    const O extends SchemaInput | undefined = undefined,
+  >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I>): RegisteredTool {
     return this.#tools.register(
       name,
       config as ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
-      handler as ToolHandler<never>,
+      handler as unknown as ToolHandler<never>,
     );
   }
 
@@ -154,7 +153,7 @@ export class McpServer {
    *   messages: [{ role: 'user', content: { type: 'text', text: `Review:\n${code}` } }],
    * }));
    */
-  registerPrompt<A extends SchemaInput | undefined = undefined>(
+  registerPrompt<const A extends SchemaInput | undefined = undefined>(
     name: string,
     config: PromptConfig<A>,
     handler: PromptHandler<A>,
@@ -162,7 +161,7 @@ export class McpServer {
     return this.#prompts.register(
       name,
       config as PromptConfig<SchemaInput | undefined>,
-      handler as PromptHandler<never>,
+      handler as unknown as PromptHandler<never>,
     );
   }
 
@@ -175,20 +174,20 @@ export class McpServer {
    * }));
    */
   registerResource(name: string, uri: string, metadata: ResourceMetadata, handler: ResourceHandler): RegisteredResource;
-  registerResource(
+  registerResource<T extends string>(
     name: string,
-    template: ResourceTemplate,
+    template: ResourceTemplate<T>,
     metadata: ResourceMetadata,
-    handler: ResourceTemplateHandler,
+    handler: ResourceTemplateHandler<T>,
   ): RegisteredResourceTemplate;
   registerResource(
     name: string,
-    target: string | ResourceTemplate,
+    target: string | ResourceTemplate<string>,
     metadata: ResourceMetadata,
-    handler: ResourceHandler | ResourceTemplateHandler,
+    handler: ResourceHandler | ResourceTemplateHandler<string>,
   ): RegisteredResource | RegisteredResourceTemplate {
     return typeof target === 'string'
       ? this.#resources.registerFixed(name, target, metadata, handler as ResourceHandler)
-      : this.#resources.registerTemplate(name, target, metadata, handler as ResourceTemplateHandler);
+      : this.#resources.registerTemplate(name, target, metadata, handler as ResourceTemplateHandler<string>);
   }
 }

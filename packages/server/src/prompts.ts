@@ -16,13 +16,20 @@ import type { Server } from './server';
 
 /** How a prompt is described. */
 export interface PromptConfig<A extends SchemaInput | undefined = undefined> {
+  /** A name for people (`prompts/list`); `name` stays the identifier. */
   title?: string;
+  /** What the prompt is for. */
   description?: string;
-  /** Standard Schema or JSON Schema of the (string) arguments; its properties become the prompt's `arguments`. */
+  /**
+   * Standard Schema, a raw shape of them or a JSON Schema of the (string) arguments; its properties become the
+   * prompt's `arguments` (with `required` from the schema).
+   */
   argsSchema?: A;
   /** Completers for arguments, by argument name. */
   complete?: Record<string, Completer>;
+  /** Icons clients may show next to the prompt. */
   icons?: Icon[];
+  /** Extra `_meta` of the prompt's definition in `prompts/list`. */
   _meta?: Record<string, unknown>;
 }
 
@@ -51,7 +58,10 @@ function promptEntry(
   config: PromptConfig<SchemaInput | undefined>,
   handler: PromptHandler<never>,
 ): PromptEntry {
-  const args = config.argsSchema === undefined ? undefined : compileSchema(config.argsSchema, 'input');
+  const args =
+    config.argsSchema === undefined
+      ? undefined
+      : compileSchema(config.argsSchema, 'input', `Prompt "${name}" argsSchema`);
   let argumentList: PromptArgument[] | undefined;
   if (args !== undefined) {
     const properties = (args.jsonSchema.properties ?? {}) as Record<string, { description?: string; title?: string }>;

@@ -1,6 +1,7 @@
 import type { Resource } from '@mcpkit/protocol';
 import type { ServerRequestContext } from './context';
 import { UriTemplate } from './uri-template';
+import type { TemplateVariableName } from './uri-template-types';
 
 /** Suggests values for one argument or template variable (`completion/complete`). */
 export type Completer = (
@@ -9,12 +10,12 @@ export type Completer = (
   ctx: ServerRequestContext,
 ) => readonly string[] | Promise<readonly string[]>;
 
-/** Callbacks of a `ResourceTemplate`. */
-export interface ResourceTemplateCallbacks {
+/** Callbacks of a `ResourceTemplate` (`T`: its URI template string, which names the variables `complete` takes). */
+export interface ResourceTemplateCallbacks<T extends string = string> {
   /** Lists concrete resources of this template for `resources/list` (after the static ones). */
   list?: (ctx: ServerRequestContext) => readonly Resource[] | Promise<readonly Resource[]>;
   /** Completers for template variables, by variable name. */
-  complete?: Record<string, Completer>;
+  complete?: Partial<Record<TemplateVariableName<T>, Completer>>;
 }
 
 /**
@@ -27,15 +28,16 @@ export interface ResourceTemplateCallbacks {
  *   list: async () => (await db.users()).map((u) => ({ uri: `users://${u.id}/profile`, name: u.name })),
  *   complete: { id: (value) => ids.filter((id) => id.startsWith(value)) },
  * });
+ * // `id` is typed from the template string: `{ id: string }`.
  * server.registerResource('user-profile', users, { mimeType: 'application/json' }, async (uri, { id }) => ({
- *   contents: [{ uri, text: JSON.stringify(await db.user(String(id))) }],
+ *   contents: [{ uri, text: JSON.stringify(await db.user(id)) }],
  * }));
  */
-export class ResourceTemplate {
+export class ResourceTemplate<T extends string = string> {
   readonly uriTemplate: UriTemplate;
-  readonly callbacks: ResourceTemplateCallbacks;
+  readonly callbacks: ResourceTemplateCallbacks<T>;
 
-  constructor(uriTemplate: string | UriTemplate, callbacks: ResourceTemplateCallbacks = {}) {
+  constructor(uriTemplate: T | UriTemplate, callbacks: ResourceTemplateCallbacks<T> = {}) {
     this.uriTemplate = typeof uriTemplate === 'string' ? new UriTemplate(uriTemplate) : uriTemplate;
     this.callbacks = callbacks;
   }
@@ -43,6 +45,8 @@ export class ResourceTemplate {
   /** The completer of one variable, if any. */
   completer(variable: string): Completer | undefined {
     const complete = this.callbacks.complete;
-    return complete !== undefined && Object.hasOwn(complete, variable) ? complete[variable] : undefined;
+    return complete !== undefined && Object.hasOwn(complete, variable)
+      ? (complete as Record<string, Completer>)[variable]
+      : undefined;
   }
 }

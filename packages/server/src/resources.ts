@@ -15,7 +15,7 @@ import { createRegisteredHandle, type RegisteredHandle } from './registered-hand
 import { RegistrationError, Registry, type RegistryEntry } from './registry';
 import type { ResourceTemplate } from './resource-template';
 import type { Server } from './server';
-import type { UriTemplateVariables } from './uri-template';
+import type { TemplateVariables } from './uri-template-types';
 
 /** How a resource (or resource template) is described. */
 export interface ResourceMetadata {
@@ -39,10 +39,11 @@ export type ResourceHandler = (
 /**
  * Answers `resources/read` for URIs matching a template. Return `undefined` when the URI matches but names nothing
  * that exists: the client gets "resource not found" with the code of its era (-32602 in 2026-07-28, -32002 before).
+ * `variables` are typed from the template string `T` (`{name}` → `name: string`; see `TemplateVariables`).
  */
-export type ResourceTemplateHandler = (
+export type ResourceTemplateHandler<T extends string = string> = (
   uri: string,
-  variables: UriTemplateVariables,
+  variables: TemplateVariables<T>,
   ctx: ServerRequestContext,
 ) => ReadResourceResult | undefined | Promise<ReadResourceResult | undefined>;
 

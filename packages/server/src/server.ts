@@ -80,7 +80,9 @@ export type ServerNotificationHandler = (params: unknown, ctx: ServerNotificatio
 
 /** Options for `Server.handleNotification`. */
 export interface HandleNotificationOptions {
+  /** What the transport knows about the notification (auth, HTTP request data). */
   info?: MessageInfo;
+  /** The session it arrived on; leave it out on stateless transports. */
   session?: ServerSession;
 }
 

@@ -15,20 +15,29 @@ import { createRegisteredHandle, type RegisteredHandle } from './registered-hand
 import { RegistrationError, Registry, type RegistryEntry } from './registry';
 import { type ArgsOf, type CompiledSchema, compileSchema, formatIssues, SchemaError, type SchemaInput } from './schema';
 import type { Server } from './server';
+import { findToolResultProblem, ToolResultError } from './tool-result-check';
 
 /** How a tool is described. */
 export interface ToolConfig<
   I extends SchemaInput | undefined = undefined,
   O extends SchemaInput | undefined = undefined,
 > {
+  /** A name for people (`tools/list`); `name` stays the identifier. */
   title?: string;
+  /** What the tool does, for the model and for people. */
   description?: string;
-  /** Standard Schema or JSON Schema (root `type: "object"`) of the arguments; validated before the handler runs. */
+  /**
+   * Standard Schema, a raw shape of them (`{ city: z.string() }`) or a JSON Schema (root `type: "object"`) of the
+   * arguments; checked at registration, validated before the handler runs.
+   */
   inputSchema?: I;
   /** Standard Schema or JSON Schema of `structuredContent`; enforced on every successful result. */
   outputSchema?: O;
+  /** Hints about the tool's behaviour (`readOnlyHint`, `destructiveHint`, …); clients must not trust them blindly. */
   annotations?: ToolAnnotations;
+  /** Icons clients may show next to the tool (2025-11-25+; dropped for older revisions by the client's own rules). */
   icons?: Icon[];
+  /** Extra `_meta` of the tool's definition in `tools/list`. */
   _meta?: Record<string, unknown>;
 }
 
@@ -71,12 +80,15 @@ function checkToolName(name: string): void {
 
 /** Compiles a tool's schemas once and builds its wire definition. */
 function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<never>): ToolEntry {
-  const input = config.inputSchema === undefined ? undefined : compileSchema(config.inputSchema, 'input');
+  const input =
+    config.inputSchema === undefined
+      ? undefined
+      : compileSchema(config.inputSchema, 'input', `Tool "${name}" inputSchema`);
   if (input !== undefined && input.jsonSchema.type !== 'object') {
-    throw new SchemaError(`Tool "${name}": inputSchema must describe an object (root "type": "object")`, {
-      name,
-      type: input.jsonSchema.type,
-    });
+    throw new SchemaError(
+      `Tool "${name}": inputSchema must describe an object (root "type": "object"; got ${JSON.stringify(input.jsonSchema.type) ?? 'none'}). Write { type: 'object', properties: { … } }, z.object({ … }), or a shape of schemas such as { city: z.string() }.`,
+      { name, type: input.jsonSchema.type },
+    );
   }
   if (input !== undefined) {
     // Clients drop tools whose x-mcp-header declarations are invalid (2026-07-28): refuse them here instead.
@@ -85,7 +97,10 @@ function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<nev
       throw new SchemaError(`Tool "${name}": invalid x-mcp-header declaration: ${headers.reason}`, { name });
     }
   }
-  const output = config.outputSchema === undefined ? undefined : compileSchema(config.outputSchema, 'output');
+  const output =
+    config.outputSchema === undefined
+      ? undefined
+      : compileSchema(config.outputSchema, 'output', `Tool "${name}" outputSchema`);
   const definition = dropUndefined({
     name,
     title: config.title,
@@ -164,6 +179,15 @@ export class Tools {
     } catch (error) {
       if (JsonRpcError.is(error)) throw error;
       return errorResult(error instanceof Error ? error.message : String(error));
+    }
+    // A malformed result is the tool author's bug: say so on the server, and give the caller a tool error naming it
+    // instead of a result its client would refuse.
+    const problem = findToolResultProblem(result, ctx.protocolVersion);
+    if (problem !== undefined) {
+      const message = `Tool "${tool.name}" returned an invalid result: ${problem.field} ${problem.message}`;
+      const report = this.#server.onerror ?? console.error;
+      report(new ToolResultError('ERR_INVALID_TOOL_RESULT', message, { tool: tool.name, ...problem }));
+      return errorResult(message);
     }
     if (tool.output !== undefined && result.isError !== true) {
       if (result.structuredContent === undefined) {

@@ -234,7 +234,12 @@ function decode(text: string): string | undefined {
 /** Assigns the text one expression matched to its variables; false when it cannot be decoded. */
 function extract(expression: Expression, text: string, out: UriTemplateVariables): boolean {
   const { op, vars } = expression;
-  if (text === '') return true;
+  if (text === '') {
+    // `{name}` and `{+name}` match an empty segment: the value is '' (what TemplateVariables promises, a string).
+    const only = vars.length === 1 ? vars[0]! : undefined;
+    if (only !== undefined && !only.explode && op.first === '' && !op.named) out[only.name] = '';
+    return true;
+  }
   const body = op.first === '' ? text : text.slice(op.first.length);
   if (op.named) {
     for (const pair of body.split(op.sep)) {

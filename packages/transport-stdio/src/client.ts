@@ -9,6 +9,7 @@ export type StderrMode = 'pipe' | 'inherit' | 'ignore';
 export interface StdioClientTransportOptions {
   /** The server's executable. */
   command: string;
+  /** Its arguments, passed as they are (no shell: nothing is interpreted). */
   args?: readonly string[];
   /**
    * Environment of the child. By default the child gets only a safe subset of ours (`DEFAULT_INHERITED_ENV`: PATH,
@@ -18,6 +19,7 @@ export interface StdioClientTransportOptions {
   env?: Record<string, string>;
   /** Pass our whole environment to the child (then `env` is laid over it). Default false. */
   inheritEnv?: boolean;
+  /** The child's working directory. Default: ours. */
   cwd?: string;
   /**
    * `pipe` (default): read it through `stderr` and keep its tail for error messages; `inherit`: share ours;

@@ -16,6 +16,7 @@ export interface ClientAssertionOptions {
   clientId: string;
   /** Becomes `aud`: the authorization server's issuer identifier. */
   audience: string;
+  /** The signing key: a private JWK, a PKCS#8 PEM string, or a WebCrypto `CryptoKey`. */
   privateKey: ClientAssertionKey;
   /** The JWS algorithm. Default: the JWK's `alg`, else what the key's type implies (P-256 → ES256, RSA → RS256). */
   algorithm?: string;

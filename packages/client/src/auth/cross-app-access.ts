@@ -61,6 +61,7 @@ export interface IdJagRequest {
 
 /** Options of {@link crossAppAccessGrant}. */
 export interface CrossAppAccessGrantOptions {
+  /** The enterprise identity provider that issues the ID-JAG: its token endpoint and the client's credentials there. */
   identityProvider: IdentityProvider;
   /**
    * Returns the user's current identity assertion. Called for every exchange, so it can hand out a refreshed one; an

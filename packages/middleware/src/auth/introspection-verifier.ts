@@ -18,6 +18,7 @@ export type IntrospectionClientAuth =
 export interface IntrospectionVerifierOptions {
   /** The authorization server's `introspection_endpoint`. */
   endpoint: string | URL;
+  /** How the resource server authenticates to the introspection endpoint (RFC 7662 requires it): basic, post or headers. */
   clientAuth: IntrospectionClientAuth;
   /** The expected `iss` of the answer, when the server sends one. Default: not checked. */
   issuer?: string | readonly string[];

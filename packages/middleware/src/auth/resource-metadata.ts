@@ -27,10 +27,15 @@ export interface ProtectedResourceMetadataOptions {
   bearerMethodsSupported?: readonly string[];
   /** A name people see when they are asked to authorize. */
   resourceName?: string;
+  /** `resource_documentation`: a page about the resource for developers. */
   resourceDocumentation?: string;
+  /** `resource_policy_uri`: how the resource uses the data it receives. */
   resourcePolicyUri?: string;
+  /** `resource_tos_uri`: its terms of service. */
   resourceTosUri?: string;
+  /** `jwks_uri`: the resource's own public keys (for signed responses), not the authorization server's. */
   jwksUri?: string;
+  /** `resource_signing_alg_values_supported`: JWS algorithms the resource signs with. */
   resourceSigningAlgValuesSupported?: readonly string[];
   /** Any other RFC 9728 (or extension) field, copied as is (`dpop_bound_access_tokens_required`, …). */
   extra?: Readonly<Record<string, unknown>>;

@@ -33,6 +33,7 @@ export interface UpstreamProviderOptions {
   tokenEndpoint: string | URL;
   /** The proxy's pre-registered client id at the upstream provider (its redirect URI: the proxy's callback). */
   clientId: string;
+  /** Its client secret there, if it has one (a confidential client). */
   clientSecret?: string;
   /** Default `client_secret_basic` with a secret, `none` without. */
   authMethod?: UpstreamAuthMethod;
@@ -72,6 +73,7 @@ export interface OAuthProxyOptions {
    * access tokens carry the one the client asked for as `aud`; a `resource` not listed is refused (`invalid_target`).
    */
   resource: string | URL | readonly (string | URL)[];
+  /** The identity provider the proxy sends users to, and how the proxy is registered there. */
   upstream: UpstreamProviderOptions;
   /** Scopes of the MCP server, advertised and enforced (a request for another one gets `invalid_scope`). */
   scopesSupported?: readonly string[];

@@ -33,6 +33,12 @@ export interface StreamableHttpErrorData {
   body?: string;
   /** The session the transport held, when relevant. */
   sessionId?: string;
+  /** 401/403: the response's `WWW-Authenticate` header, as sent. */
+  challenge?: string;
+  /** 401/403: the challenge's `error` (`insufficient_scope`, `invalid_token`, …). */
+  authError?: string;
+  /** 401/403: the scopes the challenge says the request needs (its `scope`, split). */
+  requiredScopes?: string[];
 }
 
 /**
@@ -65,6 +71,47 @@ export function describeMessage(message: JsonRpcMessage): string {
 /** The start of a response body, for error data. */
 export function excerpt(text: string): string {
   return text.length > MAX_BODY_EXCERPT ? `${text.slice(0, MAX_BODY_EXCERPT)}…` : text;
+}
+
+/** The auth-params of a `WWW-Authenticate` header (`error`, `scope`, …), by lower-cased name; the first value wins. */
+export function challengeParams(header: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const match of header.matchAll(/([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) {
+    const name = match[1]!.toLowerCase();
+    params[name] ??= match[2] === undefined ? match[3]! : match[2].replace(/\\(.)/g, '$1');
+  }
+  return params;
+}
+
+/**
+ * The error for an HTTP status the transport cannot turn into a JSON-RPC message. A 401/403 with `WWW-Authenticate`
+ * says what the server wants: the `error`, the scopes it needs (a per-tool 403 `insufficient_scope` names them), and
+ * the challenge itself, in the message and in `data`.
+ */
+export function httpStatusError(
+  request: string,
+  response: Response,
+  text: string,
+  data: StreamableHttpErrorData,
+): StreamableHttpError {
+  const status = response.status;
+  const challenge =
+    status === 401 || status === 403 ? (response.headers.get('www-authenticate') ?? undefined) : undefined;
+  let message = `${request} with HTTP ${status}`;
+  const details: StreamableHttpErrorData = { ...data, status, body: excerpt(text) };
+  if (challenge !== undefined) {
+    const params = challengeParams(challenge);
+    const scopes = params.scope?.split(' ').filter((scope) => scope !== '');
+    details.challenge = challenge;
+    details.authError = params.error;
+    details.requiredScopes = scopes;
+    const needs =
+      scopes === undefined || scopes.length === 0
+        ? ''
+        : `; it needs the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' ')}`;
+    message += ` (${params.error ?? 'unauthorized'}${needs}). WWW-Authenticate: ${challenge}`;
+  }
+  return new StreamableHttpError('ERR_HTTP_STATUS', message, details);
 }
 
 /** `error` as an `Error` (wrapping a thrown non-Error value). */

@@ -6,7 +6,7 @@ import {
   type Transport,
 } from '@mcpkit/jsonrpc-core';
 import { McpHeaders } from '@mcpkit/protocol';
-import { bodyExcerpt, StreamableHttpError } from './errors';
+import { bodyExcerpt, httpStatusError, StreamableHttpError } from './errors';
 import { buildHeaders, type HeadersOption } from './request-headers';
 import { readSseStream } from './sse-reader';
 
@@ -179,12 +179,11 @@ export class SseClientTransport implements Transport {
       );
     }
     if (!response.ok) {
-      throw new StreamableHttpError('ERR_HTTP_STATUS', `POST ${endpoint.href} answered HTTP ${response.status}`, {
-        status: response.status,
+      const what = isJsonRpcRequest(message) ? `${method} (id ${String(message.id)})` : (method ?? 'a response');
+      throw httpStatusError(`POST ${endpoint.href} answered '${what}'`, response, await bodyExcerpt(response), {
         url: endpoint.href,
         httpMethod: 'POST',
         method,
-        body: await bodyExcerpt(response),
       });
     }
     // The answer travels on the event stream; whatever the POST returns ("Accepted") is not a message.

@@ -12,7 +12,7 @@ import {
 } from '@mcpkit/jsonrpc-core';
 import { headersForToolCall, isModernVersion, McpHeaders, standardHeadersFor } from '@mcpkit/protocol';
 import { envelopeVersion, isModernRefusal, isParamHeaderMismatch } from './era-rules';
-import { asError, describeMessage, excerpt, StreamableHttpError } from './errors';
+import { asError, describeMessage, excerpt, httpStatusError, StreamableHttpError } from './errors';
 import {
   type ReconnectOptions,
   type ReconnectPolicy,
@@ -317,17 +317,11 @@ export class StreamableHttpClientTransport implements Transport {
       this.#deliver({ jsonrpc: '2.0', id: request.id, error: rpcError.error });
       return;
     }
-    throw new StreamableHttpError(
-      'ERR_HTTP_STATUS',
-      `POST ${this.#url.href} answered ${describeMessage(request)} with HTTP ${response.status}`,
-      {
-        status: response.status,
-        url: this.#url.href,
-        httpMethod: 'POST',
-        method: request.method,
-        body: excerpt(text),
-      },
-    );
+    throw httpStatusError(`POST ${this.#url.href} answered ${describeMessage(request)}`, response, text, {
+      url: this.#url.href,
+      httpMethod: 'POST',
+      method: request.method,
+    });
   }
 
   /** 404 for the session: start a new one by replaying `initialize` (when asked to), else fail and close. */
@@ -424,17 +418,11 @@ export class StreamableHttpClientTransport implements Transport {
       const text = await response.text().catch(() => '');
       const rpcError = errorResponseIn(text);
       if (rpcError !== undefined) return { error: rpcError.error };
-      throw new StreamableHttpError(
-        'ERR_HTTP_STATUS',
-        `POST ${this.#url.href} answered ${describeMessage(request)} with HTTP ${response.status}`,
-        {
-          status: response.status,
-          url: this.#url.href,
-          httpMethod: 'POST',
-          method: request.method,
-          body: excerpt(text),
-        },
-      );
+      throw httpStatusError(`POST ${this.#url.href} answered ${describeMessage(request)}`, response, text, {
+        url: this.#url.href,
+        httpMethod: 'POST',
+        method: request.method,
+      });
     }
     if (mediaType(response) === 'text/event-stream' && response.body !== null) {
       await readSseStream(response.body, { onEvent: (event) => this.#parseEvent(event.data, take) });
@@ -491,17 +479,11 @@ export class StreamableHttpClientTransport implements Transport {
               `The server no longer knows session ${sentSession} (HTTP 404); connect again to start a new session`,
               { status: 404, url: this.#url.href, httpMethod: 'POST', sessionId: sentSession, body: excerpt(text) },
             )
-          : new StreamableHttpError(
-              'ERR_HTTP_STATUS',
-              `POST ${this.#url.href} answered ${describeMessage(message)} with HTTP ${response.status}`,
-              {
-                status: response.status,
-                url: this.#url.href,
-                httpMethod: 'POST',
-                method: 'method' in message ? message.method : undefined,
-                body: excerpt(text),
-              },
-            );
+          : httpStatusError(`POST ${this.#url.href} answered ${describeMessage(message)}`, response, text, {
+              url: this.#url.href,
+              httpMethod: 'POST',
+              method: 'method' in message ? message.method : undefined,
+            });
       if (error.code === 'ERR_SESSION_EXPIRED') {
         if (this.#sessionId === sentSession) this.#sessionId = undefined;
         if (!this.#reinitialize) setTimeout(() => this.#closeWith(error), 0);
