@@ -20,7 +20,7 @@ describe('README', () => {
   });
 
   it('shows every snippet file verbatim, so the documented code is type-checked and tested', () => {
-    const markers = [...readme.matchAll(/<!-- snippet: (\S+) -->\n```ts\n([\s\S]*?)```\n/g)];
+    const markers = [...readme.matchAll(/<!-- snippet: (\S+) -->\n```ts[^\n]*\n([\s\S]*?)```\n/g)];
     expect(markers.map((match) => match[1])).toEqual([
       'test/readme/quickstart.ts',
       'test/readme/pair-transport.ts',
