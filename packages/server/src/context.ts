@@ -16,6 +16,7 @@ import {
   type ElicitResult,
   hasCapability,
   type Implementation,
+  type InputRequest,
   type InputRequests,
   isLevelEnabled,
   type ListRootsRequestParams,
@@ -56,6 +57,35 @@ export interface PendingInputs {
 
 const noProgress = (): Promise<void> => Promise.resolve();
 
+/** Options of one ask (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`). */
+export interface AskOptions {
+  /**
+   * The name of this question: its key in the 2026-07-28 `inputRequests` map, which the client answers under the same
+   * key in `inputResponses`. Unique within one run of the handler. Default: generated (`elicit-1`, `sample-2`, …).
+   * Legacy-era asks are JSON-RPC requests: the key is checked the same way but not sent.
+   */
+  key?: string;
+}
+
+/** The result type of each input request method. */
+export interface InputResultOf {
+  'elicitation/create': ElicitResult;
+  'sampling/createMessage': CreateMessageResult;
+  'roots/list': ListRootsResult;
+}
+
+/** The answers to {@link ServerRequestContext.ask}'s map of named input requests, under the same names. */
+export type InputAnswers<T extends Record<string, InputRequest>> = {
+  [K in keyof T]: InputResultOf[T[K]['method']];
+};
+
+// What a generated key starts with, per method.
+const KEY_PREFIX: Record<InputRequest['method'], string> = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sample',
+  'roots/list': 'roots',
+};
+
 /**
  * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
  * ask the client (elicitation, sampling, roots) — the same API in both eras.
@@ -91,6 +121,8 @@ export class ServerRequestContext {
   readonly #mayAsk: boolean;
   #answers: Record<string, unknown> | undefined = undefined;
   #askCount = 0;
+  // Keys asked in this run of the handler: a key names one question.
+  #askedKeys: Set<string> | undefined = undefined;
   #pending: PendingInputs | undefined = undefined;
   #onInputNeeded: ((pending: PendingInputs) => void) | undefined = undefined;
 
@@ -182,27 +214,82 @@ export class ServerRequestContext {
     return this.#dispatch.notify('notifications/message', params);
   }
 
-  /** Asks the user for input through the client (`elicitation/create`), form or URL mode. */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
-    return this.#ask('elicitation/create', 'elicit', params) as Promise<ElicitResult>;
+  /**
+   * Asks the user for input through the client (`elicitation/create`), form or URL mode. `options.key` names the
+   * question (its `inputRequests` key in 2026-07-28).
+   */
+  elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
+    return this.#ask('elicitation/create', params, options?.key) as Promise<ElicitResult>;
   }
 
   /** Asks the client's model for a completion (`sampling/createMessage`), with tools if the client supports them. */
-  createMessage(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
-    return this.#ask('sampling/createMessage', 'sample', params) as Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
+    return this.#ask('sampling/createMessage', params, options?.key) as Promise<CreateMessageResult>;
   }
 
   /** Asks the client for its roots (`roots/list`). */
-  listRoots(params?: ListRootsRequestParams): Promise<ListRootsResult> {
-    return this.#ask('roots/list', 'roots', params) as Promise<ListRootsResult>;
+  listRoots(params?: ListRootsRequestParams, options?: AskOptions): Promise<ListRootsResult> {
+    return this.#ask('roots/list', params, options?.key) as Promise<ListRootsResult>;
   }
 
-  #ask(method: string, kind: string, params: object | undefined): Promise<unknown> {
+  /**
+   * Asks several questions at once, each under its name, and resolves with the answers under the same names. In
+   * 2026-07-28 they go out together as one `input_required` result whose `inputRequests` keys are these names; in
+   * older revisions as concurrent server→client requests. Each request is checked against the client's capabilities
+   * as the single asks are.
+   *
+   * @example
+   * server.registerTool('greet', {}, async (_args, ctx) => {
+   *   const { user_name, client_roots } = await ctx.ask({
+   *     user_name: {
+   *       method: 'elicitation/create',
+   *       params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+   *     },
+   *     client_roots: { method: 'roots/list' },
+   *   });
+   *   return { content: [{ type: 'text', text: `Hello ${user_name.content?.name}, ${client_roots.roots.length} roots` }] };
+   * });
+   */
+  ask<const T extends Record<string, InputRequest>>(requests: T): Promise<InputAnswers<T>> {
+    const names = Object.keys(requests);
     if (this.era === 'legacy') {
-      // Throws a CapabilityError naming what is missing; nothing is sent.
-      assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
-        receiver: 'client',
-      });
+      // All or nothing: a request the client cannot take fails the call before any of them is sent.
+      try {
+        for (const name of names) {
+          const { method, params } = requests[name]!;
+          assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
+            receiver: 'client',
+          });
+        }
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    const asked = names.map((name) => {
+      const request = requests[name]!;
+      return this.#ask(request.method, request.params, name);
+    });
+    return Promise.all(asked).then((answers) => {
+      const byName: Record<string, unknown> = {};
+      for (const [index, name] of names.entries()) byName[name] = answers[index];
+      return byName as InputAnswers<T>;
+    });
+  }
+
+  #ask(method: InputRequest['method'], params: object | undefined, name: string | undefined): Promise<unknown> {
+    let key: string;
+    try {
+      key = this.#claimKey(method, name);
+      if (this.era === 'legacy') {
+        // Throws a CapabilityError naming what is missing; nothing is sent.
+        assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
+          receiver: 'client',
+        });
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.era === 'legacy') {
       const request = this.#dispatch.request;
       if (request === undefined) {
         return Promise.reject(
@@ -227,7 +314,6 @@ export class ServerRequestContext {
         missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
       );
     }
-    const key = `${kind}-${++this.#askCount}`;
     const answers = this.#answers;
     if (answers !== undefined && Object.hasOwn(answers, key)) {
       try {
@@ -248,6 +334,22 @@ export class ServerRequestContext {
     pending.keys.push(key);
     // Never settles: the dispatcher answers input_required and sets this run of the handler aside.
     return new Promise(() => {});
+  }
+
+  /** The key of one ask: the handler's name for it, or a generated one; each key once per run of the handler. */
+  #claimKey(method: InputRequest['method'], name: string | undefined): string {
+    if (name !== undefined && (typeof name !== 'string' || name === '')) {
+      throw new TypeError(`${method}: an input request key must be a non-empty string, got ${JSON.stringify(name)}`);
+    }
+    const key = name ?? `${KEY_PREFIX[method]}-${++this.#askCount}`;
+    const asked = (this.#askedKeys ??= new Set());
+    if (asked.has(key)) {
+      throw new Error(
+        `${method}: the input request key '${key}' was already asked in this run of the handler; give each question its own key`,
+      );
+    }
+    asked.add(key);
+    return key;
   }
 
   /** @internal The answers collected so far (from requestState and inputResponses), by key. */

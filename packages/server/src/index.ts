@@ -1,6 +1,13 @@
 // @mcpkit/server: one MCP server definition that serves every session, in both protocol eras.
 
-export { type DispatchContext, type Era, ServerRequestContext } from './context';
+export {
+  type AskOptions,
+  type DispatchContext,
+  type Era,
+  type InputAnswers,
+  type InputResultOf,
+  ServerRequestContext,
+} from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
 export type { InferJsonSchema } from './json-schema-types';
 export { ListenStream } from './listen-stream';
