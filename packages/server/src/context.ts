@@ -342,7 +342,8 @@ export class ServerRequestContext {
       throw new TypeError(`${method}: an input request key must be a non-empty string, got ${JSON.stringify(name)}`);
     }
     const key = name ?? `${KEY_PREFIX[method]}-${++this.#askCount}`;
-    const asked = (this.#askedKeys ??= new Set());
+    this.#askedKeys ??= new Set();
+    const asked = this.#askedKeys;
     if (asked.has(key)) {
       throw new Error(
         `${method}: the input request key '${key}' was already asked in this run of the handler; give each question its own key`,
