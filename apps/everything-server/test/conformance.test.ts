@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every server scenario of the official conformance suite against the everything-server (started with its own
 // entry, src/main.ts, on 127.0.0.1 and a free port): 0.1.16 (`--suite all`, its one wire, 2025-11-25), and the newest
-// published suite (the `@modelcontextprotocol/conformance-next` alias in package.json) with the requirements of
+// published suite (the `@modelcontextprotocol/conformance-next` alias in tools/testkit/package.json) with the requirements of
 // 2025-11-25 and of 2026-07-28, each at its own wire, plus every scenario neither requirement set names (the skills
 // extension on both wires). Outcomes are judged against conformance/expected-failures.json.
 
@@ -32,8 +32,8 @@ const app = fileURLToPath(new URL('..', import.meta.url));
 // The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else
 // the Node 22 binary of @mcpkit/node-lines.
 const node22 = CURRENT_LINE >= 22 ? process.execPath : nodeBinary(22);
-const pinned = conformanceCli(app, '@modelcontextprotocol/conformance');
-const next = conformanceCli(app, '@modelcontextprotocol/conformance-next');
+const pinned = conformanceCli('@modelcontextprotocol/conformance');
+const next = conformanceCli('@modelcontextprotocol/conformance-next');
 /** The protocol revisions the newest suite has requirement sets for: the two wires. */
 const WIRES = ['2025-11-25', '2026-07-28'] as const;
 /** The wire of 0.1.16, and the newest suite's default for scenarios of older revisions only. */

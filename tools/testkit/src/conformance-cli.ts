@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readScenarioOutcome, runToCompletion, type ScenarioOutcome } from './conformance';
+
+const require = createRequire(fileURLToPath(import.meta.url));
 
 // The official conformance suite's CLI as the fixtures' runners drive it: which installed copy (0.1.16, or the newest
 // under the `-next` alias), what it lists, and where it leaves each scenario's checks.
@@ -18,12 +21,13 @@ export interface ConformanceCli {
 }
 
 /**
- * Resolves an installed copy of the CLI from `appDir`'s dependencies: `packageName` is
- * `@modelcontextprotocol/conformance` (pinned, labelled by its version) or the `-next` alias of the newest suite
- * (labelled `next`, so moving it to a newer version is the one line in package.json).
+ * Resolves an installed copy of the CLI. Both are dependencies of this package, so every runner uses the same ones:
+ * `@modelcontextprotocol/conformance` (pinned, labelled by its version) and its `-next` alias, the newest suite
+ * (labelled `next`; moving it to a newer version is the one line in tools/testkit/package.json).
  */
-export function conformanceCli(appDir: string, packageName: string): ConformanceCli {
-  const require = createRequire(join(appDir, 'package.json'));
+export function conformanceCli(
+  packageName: '@modelcontextprotocol/conformance' | '@modelcontextprotocol/conformance-next',
+): ConformanceCli {
   const manifestPath = require.resolve(`${packageName}/package.json`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; bin?: Record<string, string> };
   const script = join(dirname(manifestPath), manifest.bin?.conformance ?? 'dist/index.js');
