@@ -26,8 +26,10 @@ function connectWithGrant(url: URL, clientCredentials: ClientCredentials, grant:
   );
 }
 
-/** SEP-990: the ID token from the enterprise IdP is exchanged there for an ID-JAG, which the MCP authorization
- * server takes in a JWT bearer grant (client_secret_basic with the client's credentials there). */
+/**
+ * SEP-990: the ID token from the enterprise IdP is exchanged there for an ID-JAG, which the MCP authorization server
+ * takes in a JWT bearer grant (client_secret_basic with the client's credentials there).
+ */
 function enterpriseManaged(url: URL): Promise<void> {
   const idToken = contextString('idp_id_token');
   return connectWithGrant(

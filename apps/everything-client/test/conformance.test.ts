@@ -28,8 +28,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 // Runs every client scenario of the official conformance suite against the everything-client, auth included, with
 // conformance/bind-localhost.mjs preloaded so the suite's mock servers listen on 127.0.0.1 only: 0.1.16 (its one
 // wire, 2025-11-25), and the newest published suite (the `@modelcontextprotocol/conformance-next` alias in
-// tools/testkit/package.json) with the requirements of 2025-11-25 and of 2026-07-28, each at its own wire, plus every scenario
-// neither requirement set names (the 2025-03-26 back-compat scenarios, the skills extension on both wires).
+// tools/testkit/package.json) with the requirements of 2025-11-25 and of 2026-07-28, each at its own wire, plus every
+// scenario neither requirement set names (the 2025-03-26 back-compat scenarios, the skills extension on both wires).
 
 const app = fileURLToPath(new URL('..', import.meta.url));
 // The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else

@@ -23,10 +23,10 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every server scenario of the official conformance suite against the everything-server (started with its own
-// entry, src/main.ts, on 127.0.0.1 and a free port): 0.1.16 (`--suite all`, its one wire, 2025-11-25), and the newest
-// published suite (the `@modelcontextprotocol/conformance-next` alias in tools/testkit/package.json) with the requirements of
-// 2025-11-25 and of 2026-07-28, each at its own wire, plus every scenario neither requirement set names (the skills
-// extension on both wires). Outcomes are judged against conformance/expected-failures.json.
+// entry, src/main.ts, on 127.0.0.1 and a free port): 0.1.16 (`--suite all`, its one wire, 2025-11-25), and the
+// newest published suite (the `@modelcontextprotocol/conformance-next` alias in tools/testkit/package.json) with the
+// requirements of 2025-11-25 and of 2026-07-28, each at its own wire, plus every scenario neither requirement set
+// names (the skills extension on both wires). Outcomes are judged against conformance/expected-failures.json.
 
 const app = fileURLToPath(new URL('..', import.meta.url));
 // The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else
