@@ -47,7 +47,13 @@ export async function readScenarioOutcome(scenario: string, folder: string): Pro
       `no check of the scenario itself was recorded${skipped === undefined ? '' : ` (skipped: ${skipped.errorMessage ?? skipped.id})`}`,
     );
   }
-  return { scenario, passed: problems.length === 0, counts, problems };
+  const passed = problems.length === 0;
+  if (!passed) {
+    // A client scenario keeps what the client printed: the first place to look when it failed.
+    const stderr = await readFile(join(folder, 'stderr.txt'), 'utf8').catch(() => '');
+    if (stderr.trim() !== '') problems.push(`client stderr: ${stderr.trim().slice(-1500)}`);
+  }
+  return { scenario, passed, counts, problems };
 }
 
 /** One line per scenario (`PASS name: 3 success, 1 info`), problems indented below. */
