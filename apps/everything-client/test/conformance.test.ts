@@ -84,7 +84,8 @@ const PINNED_RUNS: ReadonlyArray<{ suite?: string; scenarios: readonly string[];
   { scenarios: ['elicitation-sep1034-client-defaults'] },
 ];
 const PINNED_SCENARIOS = PINNED_RUNS.flatMap((run) => run.scenarios);
-const SCENARIO_TIMEOUT_MS = 30_000;
+// Generous: a requirement set starts dozens of clients at once, and the machine may be busy with other work.
+const SCENARIO_TIMEOUT_MS = 60_000;
 // CLI runs at a time: each is the CLI plus one client per scenario (a requirement set starts dozens), on 2 cores.
 const PARALLEL = 3;
 
@@ -201,7 +202,7 @@ describe('conformance: client scenarios', () => {
     const outputs: string[] = [];
     const runOne = async (run: Run, index: number): Promise<RunOutcome[]> => {
       const dir = join(outputRoot, `${index}`);
-      const { output } = await runCli(run.suite, [...run.args, ...command, '-o', dir], 120_000);
+      const { output } = await runCli(run.suite, [...run.args, ...command, '-o', dir], SCENARIO_TIMEOUT_MS + 60_000);
       outputs[index] = output;
       const found = await collectOutcomes(dir, 'client');
       return found.map((outcome) => ({ ...outcome, suite: run.suite.label, wire: run.wire }));
