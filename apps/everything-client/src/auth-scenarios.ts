@@ -1,25 +1,16 @@
-import { Client } from '@mcpkit/client';
 import { OAuthClient, type OAuthClientProvider } from '@mcpkit/client/auth';
-import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
+import { conformanceContext, withClient } from './connection';
 
-// The client `auth/*` scenarios of the conformance suite (0.1.16): each runs an MCP session through an `OAuthClient`
-// whose provider plays the user. The suite's authorization endpoint redirects at once, so "sending the user" is a
-// GET with `redirect: 'manual'` whose `Location` is the callback URL (code and state included).
+// The client `auth/*` authorization-code scenarios of the conformance suite: each runs an MCP session through an
+// `OAuthClient` whose provider plays the user. The suite's authorization endpoint redirects at once, so "sending the
+// user" is a GET with `redirect: 'manual'` whose `Location` is the callback URL (code, state and iss included).
 
 /** One scenario: drives a client against `url`. */
 type Scenario = (url: URL) => Promise<void>;
-
-const clientInfo = { name: 'mcpkit-everything-client', version: '1.0.0' };
 // Never contacted: the callback URL is read from the authorization endpoint's redirect.
 const REDIRECT_URL = 'http://127.0.0.1:3000/callback';
 // The Client ID Metadata Document URL the suite expects (auth/basic-cimd).
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
-
-/** The scenario's context (`MCP_CONFORMANCE_CONTEXT`): pre-registered credentials and the like. */
-export function conformanceContext(): Record<string, unknown> {
-  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
-  return raw === undefined || raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
-}
 
 /** The user's browser: follows the authorization URL to its redirect and returns the callback URL. */
 async function followAuthorizationRedirect({ authorizationUrl }: { authorizationUrl: URL }): Promise<URL> {
@@ -43,19 +34,19 @@ function provider(extra: Partial<OAuthClientProvider> = {}): OAuthClientProvider
 }
 
 /** Connects through OAuth, lists the tools and calls the first one (the suite's `test-tool`). */
-async function authorizedSession(url: URL, oauthProvider: OAuthClientProvider): Promise<void> {
+function authorizedSession(url: URL, oauthProvider: OAuthClientProvider): Promise<void> {
   const oauth = new OAuthClient({ provider: oauthProvider, serverUrl: url });
-  const client = new Client(clientInfo);
-  await client.connect(new StreamableHttpClientTransport(url, { fetch: oauth.fetch }));
-  try {
-    const { tools } = await client.listTools();
-    const tool = tools[0];
-    if (tool === undefined) throw new Error('the server lists no tool');
-    const result = await client.callTool({ name: tool.name, arguments: {} });
-    console.log(JSON.stringify(result.content));
-  } finally {
-    await client.close();
-  }
+  return withClient(
+    url,
+    async (client) => {
+      const { tools } = await client.listTools();
+      const tool = tools[0];
+      if (tool === undefined) throw new Error('the server lists no tool');
+      const result = await client.callTool({ name: tool.name, arguments: {} });
+      console.log(JSON.stringify(result.content));
+    },
+    { fetch: oauth.fetch },
+  );
 }
 
 const standard: Scenario = (url) => authorizedSession(url, provider());
@@ -100,4 +91,20 @@ export const authScenarios: Readonly<Record<string, Scenario>> = {
   'auth/resource-mismatch': standard,
   'auth/offline-access-scope': standard,
   'auth/offline-access-not-supported': standard,
+  // The resource metadata names a new authorization server after the first token: the client registers there anew
+  // and never shows it the first server's client id (credentials are bound to their issuer).
+  'auth/authorization-server-migration': standard,
+  // RFC 9207: the authorization response's iss, compared with the issuer of the metadata as the spec's table says.
+  'auth/iss-supported': standard,
+  'auth/iss-not-advertised': standard,
+  // These three send a missing, a foreign or a trailing-slash iss: the client refuses the code (and fails).
+  'auth/iss-supported-missing': standard,
+  'auth/iss-wrong-issuer': standard,
+  'auth/iss-unexpected': standard,
+  'auth/iss-normalized': standard,
+  // The metadata's issuer is not the one it was fetched for (RFC 8414 §3.3): the client refuses it (and fails).
+  'auth/metadata-issuer-mismatch': standard,
+  // DPoP-bound tokens (RFC 9449), with and without the servers' nonces.
+  'auth/dpop': (url) => authorizedSession(url, provider({ dpop: true })),
+  'auth/dpop-nonce': (url) => authorizedSession(url, provider({ dpop: true })),
 };

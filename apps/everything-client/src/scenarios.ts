@@ -1,26 +1,15 @@
-import { Client } from '@mcpkit/client';
 import type { ElicitRequestParams, ElicitResult } from '@mcpkit/protocol';
-import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import { authExtensionScenarios } from './auth-extension-scenarios';
 import { authScenarios } from './auth-scenarios';
+import { withClient } from './connection';
+import { modernScenarios } from './modern-scenarios';
 
 // What the everything-client does for each client scenario of the official conformance suite
 // (@modelcontextprotocol/conformance). The suite starts a mock server, runs `pnpm start <url>` with
 // MCP_CONFORMANCE_SCENARIO set, and judges what the mock server saw.
 
-/** One scenario: drives `client` (not yet connected) against `url`. */
+/** One scenario: drives a client against `url`. */
 export type Scenario = (url: URL) => Promise<void>;
-
-const clientInfo = { name: 'mcpkit-everything-client', version: '1.0.0' };
-
-async function withClient(url: URL, client: Client, run: (client: Client) => Promise<void>): Promise<void> {
-  await client.connect(new StreamableHttpClientTransport(url));
-  try {
-    await run(client);
-  } finally {
-    await client.close();
-  }
-}
 
 /**
  * Accepts an elicitation with every default of the requested schema filled in (SEP-1034): what a UI shows
@@ -44,19 +33,20 @@ export function acceptWithDefaults(params: ElicitRequestParams): ElicitResult {
   return { action: 'accept', content };
 }
 
-/** The scenarios by name; the `auth/*` ones are in auth-scenarios.ts and auth-extension-scenarios.ts. */
+/** The scenarios by name; the others are in auth-scenarios.ts, auth-extension-scenarios.ts and modern-scenarios.ts. */
 export const scenarios: Readonly<Record<string, Scenario>> = {
   ...authScenarios,
   ...authExtensionScenarios,
+  ...modernScenarios,
   // The handshake itself is what is judged (protocol version, clientInfo). The mock server declares no capability.
   initialize: (url) =>
-    withClient(url, new Client(clientInfo), async (client) => {
+    withClient(url, async (client) => {
       if (client.serverInfo === undefined) throw new Error('connected without server info');
     }),
 
   // List the tools, then call add_numbers.
   tools_call: (url) =>
-    withClient(url, new Client(clientInfo), async (client) => {
+    withClient(url, async (client) => {
       const tools = await client.listTools();
       if (!tools.tools.some((tool) => tool.name === 'add_numbers')) throw new Error('add_numbers is not listed');
       const result = await client.callTool({ name: 'add_numbers', arguments: { a: 5, b: 3 } });
@@ -67,17 +57,17 @@ export const scenarios: Readonly<Record<string, Scenario>> = {
   'elicitation-sep1034-client-defaults': (url) =>
     withClient(
       url,
-      new Client(clientInfo, { handlers: { elicitation: (params) => acceptWithDefaults(params) } }),
       async (client) => {
         const result = await client.callTool({ name: 'test_client_elicitation_defaults', arguments: {} });
         console.log(JSON.stringify(result.content));
       },
+      { client: { handlers: { elicitation: (params) => acceptWithDefaults(params) } } },
     ),
 
   // The server closes the tools/call stream after a priming event with `retry: 500`; the transport resumes it with
   // GET + Last-Event-ID after 500 ms and gets the result there.
   'sse-retry': (url) =>
-    withClient(url, new Client(clientInfo), async (client) => {
+    withClient(url, async (client) => {
       await client.listTools();
       const result = await client.callTool({ name: 'test_reconnection', arguments: {} });
       console.log(JSON.stringify(result.content));

@@ -1,49 +1,70 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CURRENT_LINE, nodeBinary } from '@mcpkit/node-lines';
 import {
-  formatOutcomes,
-  judgeOutcomes,
-  readScenarioOutcome,
-  runToCompletion,
-  type ScenarioOutcome,
+  type ConformanceCli,
+  collectOutcomes,
+  conformanceCli,
+  duplicateRuns,
+  formatRuns,
+  inPool,
+  judgeRuns,
+  parseRequirements,
+  parseScenarioList,
+  parseScenarioListing,
+  type RunOutcome,
+  readExpectedFailures,
+  requirementScenarios,
+  runConformanceCli,
+  wiresOf,
 } from '@mcpkit/testkit';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Runs every client scenario of the official conformance suite (@modelcontextprotocol/conformance 0.1.16), auth
-// included, against the everything-client, with conformance/bind-localhost.mjs preloaded so its mock servers listen
-// on 127.0.0.1 only.
+// Runs every client scenario of the official conformance suite against the everything-client, auth included, with
+// conformance/bind-localhost.mjs preloaded so the suite's mock servers listen on 127.0.0.1 only: 0.1.16 (its one
+// wire, 2025-11-25), and the newest published suite (the `@modelcontextprotocol/conformance-next` alias in
+// tools/testkit/package.json) with the requirements of 2025-11-25 and of 2026-07-28, each at its own wire, plus every
+// scenario neither requirement set names (the 2025-03-26 back-compat scenarios, the skills extension on both wires).
 
 const app = fileURLToPath(new URL('..', import.meta.url));
 // The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else
 // the Node 22 binary of @mcpkit/node-lines.
 const node22 = CURRENT_LINE >= 22 ? process.execPath : nodeBinary(22);
-const cli = join(app, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const pinned = conformanceCli('@modelcontextprotocol/conformance');
+const next = conformanceCli('@modelcontextprotocol/conformance-next');
+/** The protocol revisions the newest suite has requirement sets for: the two wires. */
+const WIRES = ['2025-11-25', '2026-07-28'] as const;
+/** The wire of 0.1.16, and the newest suite's default for scenarios of older revisions only. */
+const LEGACY_WIRE = '2025-11-25';
 /**
- * What the CLI runs: a named suite (its scenarios in parallel inside one CLI process, so the CLI and its mock servers
- * start once) or a single scenario; suites first, as they run longest. Suites are the small ones of 0.1.16; the list
- * below is checked against the suite's own listing, so a new version cannot add a scenario that goes unrun.
+ * How 0.1.16 runs: a named suite (its scenarios side by side inside one CLI process, so the CLI and its mock servers
+ * start once) or a single scenario. The list is checked against the suite's own listing, so no scenario goes unrun.
  */
-const RUNS: ReadonlyArray<{ suite?: string; scenarios: readonly string[]; alone?: true }> = [
-  // Timing-sensitive (judged on a 500 ms retry): runs first, alone, so the others' load cannot make it late.
+const PINNED_RUNS: ReadonlyArray<{ suite?: string; scenarios: readonly string[]; alone?: true }> = [
+  // 0.1.16 judges this one on a 500 ms retry with a 200 ms late tolerance: first and alone, so no load makes it late.
   { scenarios: ['sse-retry'], alone: true },
   {
-    suite: 'metadata',
-    scenarios: ['auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3'],
-  },
-  {
-    suite: 'sep-835',
+    suite: 'auth',
     scenarios: [
+      'auth/metadata-default',
+      'auth/metadata-var1',
+      'auth/metadata-var2',
+      'auth/metadata-var3',
+      'auth/basic-cimd',
       'auth/scope-from-www-authenticate',
       'auth/scope-from-scopes-supported',
       'auth/scope-omitted-when-undefined',
       'auth/scope-step-up',
       'auth/scope-retry-limit',
+      'auth/token-endpoint-auth-basic',
+      'auth/token-endpoint-auth-post',
+      'auth/token-endpoint-auth-none',
+      'auth/pre-registration',
     ],
   },
   {
@@ -58,57 +79,31 @@ const RUNS: ReadonlyArray<{ suite?: string; scenarios: readonly string[]; alone?
     suite: 'extensions',
     scenarios: ['auth/client-credentials-jwt', 'auth/client-credentials-basic', 'auth/cross-app-access-complete-flow'],
   },
-  // Single scenarios last: short runs fill the pool's gaps.
   { scenarios: ['initialize'] },
   { scenarios: ['tools_call'] },
   { scenarios: ['elicitation-sep1034-client-defaults'] },
-  { scenarios: ['auth/basic-cimd'] },
-  { scenarios: ['auth/token-endpoint-auth-basic'] },
-  { scenarios: ['auth/token-endpoint-auth-post'] },
-  { scenarios: ['auth/token-endpoint-auth-none'] },
-  { scenarios: ['auth/pre-registration'] },
 ];
-const SCENARIOS = RUNS.flatMap((run) => run.scenarios);
-const SCENARIO_TIMEOUT_MS = 30_000;
-// CLI runs at a time: each is the CLI plus one client per scenario, on a 2-core machine.
+const PINNED_SCENARIOS = PINNED_RUNS.flatMap((run) => run.scenarios);
+// Generous: a requirement set starts dozens of clients at once, and the machine may be busy with other work.
+const SCENARIO_TIMEOUT_MS = 60_000;
+// CLI runs at a time: each is the CLI plus one client per scenario (a requirement set starts dozens), on 2 cores.
 const PARALLEL = 3;
 
-function runCli(args: string[], outputDir: string) {
-  return runToCompletion(
-    node22,
-    ['--import', join(app, 'conformance/bind-localhost.mjs'), cli, ...args, '-o', outputDir],
-    {
-      cwd: app,
-      env: { ...process.env, NODE_OPTIONS: '' },
-      timeoutMs: SCENARIO_TIMEOUT_MS + 15_000,
-    },
-  );
+function runCli(suite: ConformanceCli, args: string[], timeoutMs = SCENARIO_TIMEOUT_MS + 15_000) {
+  return runConformanceCli(node22, suite, args, {
+    cwd: app,
+    timeoutMs,
+    preload: [join(app, 'conformance/bind-localhost.mjs')],
+  });
 }
 
-// The CLI saves a scenario's results in `<output>/<scenario>-<timestamp>`; `auth/x` lands in `<output>/auth/`.
-async function outcomeOf(scenario: string, outputDir: string): Promise<ScenarioOutcome> {
-  const parent = join(outputDir, dirname(scenario));
-  const folders = existsSync(parent)
-    ? (await readdir(parent)).filter((name) => name.startsWith(`${basename(scenario)}-`))
-    : [];
-  if (folders.length !== 1) {
-    return { scenario, passed: false, counts: {}, problems: [`expected one result folder, found ${folders.length}`] };
-  }
-  return readScenarioOutcome(scenario, join(parent, folders[0]!));
-}
-
-/** Runs `task` over `items`, `limit` at a time, results in order. */
-async function inPool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** One CLI run: which suite, at which wire, with which arguments (the command and the output folder appended). */
+interface Run {
+  suite: ConformanceCli;
+  wire: string;
+  args: string[];
+  /** Timing-sensitive: runs first, with nothing else. */
+  alone?: boolean;
 }
 
 /**
@@ -154,60 +149,100 @@ describe('conformance: client scenarios', () => {
     expect(JSON.parse(output)).toMatchObject({ address: '127.0.0.1', family: 'IPv4' });
   });
 
-  it('runs every client scenario the suite lists', async () => {
-    const listing = await runToCompletion(node22, [cli, 'list'], {
-      cwd: app,
-      env: { ...process.env, NODE_OPTIONS: '' },
-      timeoutMs: 30_000,
-    });
-    const client = listing.output.split('Client scenarios')[1] ?? '';
-    const listed = [...client.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
+  it(`runs every client scenario ${pinned.version} lists`, async () => {
+    const listing = await runCli(pinned, ['list'], 30_000);
+    const listed = parseScenarioList(listing.output, 'Client scenarios');
     expect(listed.length).toBeGreaterThan(0);
-    expect([...listed].sort()).toEqual([...SCENARIOS].sort());
+    expect([...listed].sort()).toEqual([...PINNED_SCENARIOS].sort());
   });
 
-  it('passes every client scenario (or fails exactly as expected)', { timeout: 240_000 }, async () => {
+  it(`passes every client scenario of ${pinned.version} and ${next.version}, on both wires (or fails exactly as expected)`, {
+    timeout: 300_000,
+  }, async () => {
     expect(existsSync(node22), `Node 22 binary missing at ${node22}; run npx pnpm install`).toBe(true);
-    const expected = JSON.parse(await readFile(join(app, 'conformance/expected-failures.json'), 'utf8')) as {
-      client: Record<string, string>;
-    };
-    const outputDir = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-client-'));
-    dirs.push(outputDir);
-    // The client runs on the Node running these tests (20+); the CLI appends the server URL.
-    const command = `${process.execPath} ${await bundleClient(outputDir)}`;
-    const runOne = (run: (typeof RUNS)[number]) =>
-      runCli(
-        [
-          'client',
-          '--command',
-          command,
-          ...(run.suite === undefined ? ['--scenario', run.scenarios[0]!] : ['--suite', run.suite]),
-          '--timeout',
-          String(SCENARIO_TIMEOUT_MS),
-        ],
-        outputDir,
-      );
-    const runs = new Map<(typeof RUNS)[number], { output: string }>();
-    for (const run of RUNS.filter((candidate) => candidate.alone)) runs.set(run, await runOne(run));
-    const rest = RUNS.filter((candidate) => !candidate.alone);
-    const results = await inPool(rest, PARALLEL, runOne);
-    for (const [index, run] of rest.entries()) runs.set(run, results[index]!);
-    const outcomes = await Promise.all(SCENARIOS.map((scenario) => outcomeOf(scenario, outputDir)));
-    console.log(formatOutcomes('conformance client scenarios', outcomes));
+    const expected = await readExpectedFailures(join(app, 'conformance/expected-failures.json'));
+    const outputRoot = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-client-'));
+    dirs.push(outputRoot);
+    const [bundle, nextList, ...requirementLists] = await Promise.all([
+      bundleClient(outputRoot),
+      runCli(next, ['list', '--client'], 30_000),
+      ...WIRES.map((wire) => runCli(next, ['list', '--requirements', wire], 30_000)),
+    ]);
+    const nextScenarios = parseScenarioListing(nextList!.output, 'Client scenarios');
+    const requirements = WIRES.map((wire, index) => parseRequirements(wire, requirementLists[index]!.output));
+    expect(nextScenarios.length, `could not read the scenario list:\n${nextList!.output}`).toBeGreaterThan(0);
+    for (const set of requirements) expect(set.client.length, `requirements ${set.revision}`).toBeGreaterThan(0);
 
-    const { unexpected, stale } = judgeOutcomes(outcomes, expected.client);
-    const details = unexpected.map(
-      (o) => runs.get(RUNS.find((run) => run.scenarios.includes(o.scenario))!)?.output ?? '',
-    );
+    // The client runs on the Node running these tests (20+); the CLI appends the server URL.
+    const command = ['--command', `${process.execPath} ${bundle}`, '--timeout', String(SCENARIO_TIMEOUT_MS)];
+    const required = new Set(requirements.flatMap((set) => requirementScenarios(set, 'client')));
+    const runs: Run[] = [
+      ...PINNED_RUNS.map(
+        (run): Run => ({
+          suite: pinned,
+          wire: LEGACY_WIRE,
+          args: ['client', ...(run.suite === undefined ? ['--scenario', run.scenarios[0]!] : ['--suite', run.suite])],
+          alone: run.alone === true,
+        }),
+      ),
+      // A requirement set runs its scenarios side by side inside one CLI: the longest runs, so they start first.
+      ...WIRES.map((wire): Run => ({ suite: next, wire, args: ['client', '--requirements', wire] })),
+      ...nextScenarios
+        .filter((scenario) => !required.has(scenario.name))
+        .flatMap((scenario) =>
+          wiresOf(scenario, WIRES, LEGACY_WIRE).map(
+            ({ wire, args }): Run => ({
+              suite: next,
+              wire,
+              args: ['client', '--scenario', scenario.name, ...args],
+            }),
+          ),
+        ),
+    ].sort((a, b) => Number(b.alone === true) - Number(a.alone === true) || runWeight(b) - runWeight(a));
+    const outputs: string[] = [];
+    const runOne = async (run: Run, index: number): Promise<RunOutcome[]> => {
+      const dir = join(outputRoot, `${index}`);
+      const { output } = await runCli(run.suite, [...run.args, ...command, '-o', dir], SCENARIO_TIMEOUT_MS + 60_000);
+      outputs[index] = output;
+      const found = await collectOutcomes(dir, 'client');
+      return found.map((outcome) => ({ ...outcome, suite: run.suite.label, wire: run.wire }));
+    };
+    const alone = runs.filter((run) => run.alone === true);
+    const first = await inPool(alone, 1, runOne);
+    const rest = await inPool(runs.slice(alone.length), PARALLEL, (run, index) => runOne(run, alone.length + index));
+    const outcomes = [...first, ...rest].flat();
+    console.log(formatRuns('conformance client scenarios', outcomes, expected));
+
+    // Every scenario of each suite ran, and every scenario of each requirement set ran at that set's wire.
+    const ran = new Set(outcomes.map((outcome) => `${outcome.suite} ${outcome.wire} ${outcome.scenario}`));
+    const missing = [
+      ...PINNED_SCENARIOS.map((name) => `${pinned.label} ${LEGACY_WIRE} ${name}`).filter((key) => !ran.has(key)),
+      ...nextScenarios
+        .filter((s) => !outcomes.some((o) => o.suite === next.label && o.scenario === s.name))
+        .map((s) => `${next.label} * ${s.name}`),
+      ...requirements.flatMap((set) =>
+        requirementScenarios(set, 'client')
+          .map((name) => `${next.label} ${set.revision} ${name}`)
+          .filter((key) => !ran.has(key)),
+      ),
+    ];
+    expect(missing, `scenarios with no result:\n${outputs.join('\n---\n').slice(-6000)}`).toEqual([]);
+    expect(duplicateRuns(outcomes), 'scenarios judged twice on one wire').toEqual([]);
+    const { unexpected, stale, unknown } = judgeRuns(outcomes, expected);
     expect(
-      unexpected.map((o) => o.scenario),
-      `unexpected failures:\n${details.join('\n---\n')}`,
+      unexpected.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}: ${o.problems.join('; ')}`),
+      `unexpected failures:\n${outputs.join('\n---\n').slice(-8000)}`,
     ).toEqual([]);
     expect(
-      stale.map((o) => o.scenario),
+      stale.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}`),
       'expected failures that now pass: remove them from expected-failures.json',
     ).toEqual([]);
-    const unknown = Object.keys(expected.client).filter((name) => !SCENARIOS.includes(name));
-    expect(unknown, 'expected-failures.json names scenarios this runner does not run').toEqual([]);
+    expect(unknown, 'expected-failures.json names runs that did not happen').toEqual([]);
   });
 });
+
+/** How long a run takes, roughly: requirement sets, then the suites of 0.1.16, then single scenarios. */
+function runWeight(run: Run): number {
+  if (run.args.includes('--requirements')) return 2;
+  return run.args.includes('--suite') ? 1 : 0;
+}

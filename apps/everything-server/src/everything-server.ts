@@ -1,5 +1,7 @@
 import { McpServer, ResourceTemplate, type ServerRequestContext } from '@mcpkit/server';
 import { z } from 'zod';
+import { registerInputRequiredScenarios } from './input-required';
+import { registerStatelessScenarios } from './stateless-scenarios';
 
 // The features the official conformance suite (@modelcontextprotocol/conformance, server scenarios) calls by name.
 // Each block says which scenario uses it.
@@ -240,7 +242,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     },
   );
 
-  // json-schema-2020-12: the input schema must reach tools/list untouched ($schema, $defs, additionalProperties).
+  // json-schema-2020-12: the input schema must reach tools/list untouched: $schema, $defs, additionalProperties
+  // (SEP-1613) and the wider 2020-12 vocabulary of SEP-2106 ($anchor, allOf/anyOf, if/then/else).
   server.registerTool(
     'json_schema_2020_12_tool',
     {
@@ -249,9 +252,24 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
-          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+          address: {
+            $anchor: 'addressDef',
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's conditional keyword, not a promise.
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },
@@ -365,6 +383,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     ],
   }));
 
+  registerInputRequiredScenarios(server);
+  registerStatelessScenarios(server);
   return server;
 }
 

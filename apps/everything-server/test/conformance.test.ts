@@ -1,29 +1,44 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CURRENT_LINE, nodeBinary } from '@mcpkit/node-lines';
 import {
-  formatOutcomes,
-  judgeOutcomes,
-  readScenarioOutcome,
-  runToCompletion,
-  type ScenarioOutcome,
+  collectOutcomes,
+  conformanceCli,
+  duplicateRuns,
+  formatRuns,
+  inPool,
+  judgeRuns,
+  parseRequirements,
+  parseScenarioListing,
+  type RunOutcome,
+  readExpectedFailures,
+  requirementScenarios,
+  runConformanceCli,
+  wiresOf,
 } from '@mcpkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Runs every server scenario of the official conformance suite (@modelcontextprotocol/conformance 0.1.16, `--suite
-// all`, which includes the pending ones) against the everything-server started with its own entry (src/main.ts) on
-// 127.0.0.1 and a free port.
+// Runs every server scenario of the official conformance suite against the everything-server (started with its own
+// entry, src/main.ts, on 127.0.0.1 and a free port): 0.1.16 (`--suite all`, its one wire, 2025-11-25), and the
+// newest published suite (the `@modelcontextprotocol/conformance-next` alias in tools/testkit/package.json) with the
+// requirements of 2025-11-25 and of 2026-07-28, each at its own wire, plus every scenario neither requirement set
+// names (the skills extension on both wires). Outcomes are judged against conformance/expected-failures.json.
 
 const app = fileURLToPath(new URL('..', import.meta.url));
 // The suite's CLI needs Node >= 22: this process's own Node when it is one (the Node 22/24 runs of the matrix), else
 // the Node 22 binary of @mcpkit/node-lines.
 const node22 = CURRENT_LINE >= 22 ? process.execPath : nodeBinary(22);
-const cli = join(app, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const SUITE_TIMEOUT_MS = 150_000;
+const pinned = conformanceCli('@modelcontextprotocol/conformance');
+const next = conformanceCli('@modelcontextprotocol/conformance-next');
+/** The protocol revisions the newest suite has requirement sets for: the two wires. */
+const WIRES = ['2025-11-25', '2026-07-28'] as const;
+/** The wire of 0.1.16, and the newest suite's default for scenarios of older revisions only. */
+const LEGACY_WIRE = '2025-11-25';
+const RUN_TIMEOUT_MS = 120_000;
 const START_TIMEOUT_MS = 20_000;
 
 /** Starts src/main.ts with PORT=0 and resolves with the URL it prints. */
@@ -62,22 +77,14 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-function runCli(args: string[]) {
-  return runToCompletion(node22, [cli, ...args], {
-    cwd: app,
-    env: { ...process.env, NODE_OPTIONS: '' },
-    timeoutMs: SUITE_TIMEOUT_MS,
-  });
-}
+const cli = (suite: typeof pinned, args: string[]) =>
+  runConformanceCli(node22, suite, args, { cwd: app, timeoutMs: RUN_TIMEOUT_MS });
 
-async function outcomes(outputDir: string): Promise<ScenarioOutcome[]> {
-  const result: ScenarioOutcome[] = [];
-  for (const folder of (await readdir(outputDir)).sort()) {
-    // server-<scenario>-<ISO timestamp with - for : and .>
-    const scenario = folder.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-    result.push(await readScenarioOutcome(scenario, join(outputDir, folder)));
-  }
-  return result;
+/** One CLI run: which suite, at which wire, with which arguments (output folder appended). */
+interface Run {
+  suite: typeof pinned;
+  wire: string;
+  args: string[];
 }
 
 describe('conformance: server scenarios', () => {
@@ -86,14 +93,19 @@ describe('conformance: server scenarios', () => {
     for (const step of cleanup.reverse()) await step();
   });
 
-  it('passes every server scenario of --suite all (or fails exactly as expected)', { timeout: 180_000 }, async () => {
+  it(`passes every server scenario of ${pinned.version} and ${next.version}, on both wires (or fails exactly as expected)`, {
+    timeout: 240_000,
+  }, async () => {
     expect(existsSync(node22), `Node 22 binary missing at ${node22}; run npx pnpm install`).toBe(true);
-    const expected = JSON.parse(await readFile(join(app, 'conformance/expected-failures.json'), 'utf8')) as {
-      server: Record<string, string>;
-    };
-    const outputDir = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-server-'));
-    cleanup.push(() => rm(outputDir, { recursive: true, force: true }));
-    const { child, url } = await startServer();
+    const expected = await readExpectedFailures(join(app, 'conformance/expected-failures.json'));
+    const outputRoot = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-server-'));
+    cleanup.push(() => rm(outputRoot, { recursive: true, force: true }));
+    const [{ child, url }, pinnedList, nextList, ...requirementLists] = await Promise.all([
+      startServer(),
+      cli(pinned, ['list', '--server']),
+      cli(next, ['list', '--server']),
+      ...WIRES.map((wire) => cli(next, ['list', '--requirements', wire])),
+    ]);
     cleanup.push(async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -101,28 +113,65 @@ describe('conformance: server scenarios', () => {
       await exited;
       clearTimeout(timer);
     });
+    const pinnedScenarios = parseScenarioListing(pinnedList!.output, 'Server scenarios');
+    const nextScenarios = parseScenarioListing(nextList!.output, 'Server scenarios');
+    const requirements = WIRES.map((wire, index) => parseRequirements(wire, requirementLists[index]!.output));
+    expect(pinnedScenarios.length, `could not read the scenario list:\n${pinnedList!.output}`).toBeGreaterThan(0);
+    expect(nextScenarios.length, `could not read the scenario list:\n${nextList!.output}`).toBeGreaterThan(0);
+    for (const set of requirements) expect(set.server.length, `requirements ${set.revision}`).toBeGreaterThan(0);
 
-    const listed = await runCli(['list', '--server']);
-    const scenarios = [...listed.output.matchAll(/^\s+- ([\w-]+)/gm)].map((match) => match[1]!);
-    expect(scenarios.length, `could not read the scenario list:\n${listed.output}`).toBeGreaterThan(0);
+    // The plan: one run per requirement set (the CLI runs its scenarios one after another against the server), 0.1.16
+    // whole, and each scenario no requirement set names at the wires its tags allow; all of them side by side.
+    const required = new Set(requirements.flatMap((set) => requirementScenarios(set, 'server')));
+    const runs: Run[] = [
+      { suite: pinned, wire: LEGACY_WIRE, args: ['server', '--url', url, '--suite', 'all'] },
+      ...WIRES.map((wire) => ({ suite: next, wire, args: ['server', '--url', url, '--requirements', wire] })),
+      ...nextScenarios
+        .filter((scenario) => !required.has(scenario.name))
+        .flatMap((scenario) =>
+          wiresOf(scenario, WIRES, LEGACY_WIRE).map(({ wire, args }) => ({
+            suite: next,
+            wire,
+            args: ['server', '--url', url, '--scenario', scenario.name, ...args],
+          })),
+        ),
+    ];
+    const outputs: string[] = [];
+    const outcomes = (
+      await inPool(runs, 4, async (run, index) => {
+        const dir = join(outputRoot, `${index}`);
+        const { output } = await cli(run.suite, [...run.args, '-o', dir]);
+        outputs[index] = output;
+        const found = await collectOutcomes(dir, 'server');
+        return found.map((outcome): RunOutcome => ({ ...outcome, suite: run.suite.label, wire: run.wire }));
+      })
+    ).flat();
+    console.log(formatRuns('conformance server scenarios', outcomes, expected));
 
-    const run = await runCli(['server', '--url', url, '--suite', 'all', '-o', outputDir]);
-    const results = await outcomes(outputDir);
-    console.log(formatOutcomes('conformance server scenarios', results, scenarios.length));
-
-    const ran = new Set(results.map((outcome) => outcome.scenario));
-    const missing = scenarios.filter((scenario) => !ran.has(scenario));
-    expect(missing, `scenarios with no result:\n${run.output.slice(-4000)}`).toEqual([]);
-    const { unexpected, stale } = judgeOutcomes(results, expected.server);
+    // Every scenario each suite lists ran, and every scenario of each requirement set ran at that set's wire.
+    const ran = new Set(outcomes.map((outcome) => `${outcome.suite} ${outcome.wire} ${outcome.scenario}`));
+    const missing = [
+      ...pinnedScenarios.map((s) => `${pinned.label} ${LEGACY_WIRE} ${s.name}`).filter((key) => !ran.has(key)),
+      ...nextScenarios
+        .filter((s) => !outcomes.some((o) => o.suite === next.label && o.scenario === s.name))
+        .map((s) => `${next.label} * ${s.name}`),
+      ...requirements.flatMap((set) =>
+        requirementScenarios(set, 'server')
+          .map((name) => `${next.label} ${set.revision} ${name}`)
+          .filter((key) => !ran.has(key)),
+      ),
+    ];
+    expect(missing, `scenarios with no result:\n${outputs.join('\n---\n').slice(-6000)}`).toEqual([]);
+    expect(duplicateRuns(outcomes), 'scenarios judged twice on one wire').toEqual([]);
+    const { unexpected, stale, unknown } = judgeRuns(outcomes, expected);
     expect(
-      unexpected.map((o) => `${o.scenario}: ${o.problems.join('; ')}`),
+      unexpected.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}: ${o.problems.join('; ')}`),
       'unexpected failures',
     ).toEqual([]);
     expect(
-      stale.map((o) => o.scenario),
+      stale.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}`),
       'expected failures that now pass: remove them from expected-failures.json',
     ).toEqual([]);
-    const unknown = Object.keys(expected.server).filter((name) => !ran.has(name));
-    expect(unknown, 'expected-failures.json names scenarios the suite does not have').toEqual([]);
+    expect(unknown, 'expected-failures.json names runs that did not happen').toEqual([]);
   });
 });

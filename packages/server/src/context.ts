@@ -17,6 +17,7 @@ import {
   type ElicitResult,
   hasCapability,
   type Implementation,
+  type InputRequest,
   type InputRequests,
   isLevelEnabled,
   type ListRootsRequestParams,
@@ -58,11 +59,33 @@ export interface PendingInputs {
 
 const noProgress = (): Promise<void> => Promise.resolve();
 
+/** Options of one ask (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`). */
+export interface AskOptions {
+  /**
+   * The name of this question: its key in the 2026-07-28 `inputRequests` map, which the client answers under the same
+   * key in `inputResponses`. Unique within one run of the handler. Default: generated (`elicit-1`, `sample-2`, …).
+   * Legacy-era asks are JSON-RPC requests: the key is checked the same way but not sent.
+   */
+  key?: string;
+}
+
+/** The result type of each input request method. */
+export interface InputResultOf {
+  'elicitation/create': ElicitResult;
+  'sampling/createMessage': CreateMessageResult;
+  'roots/list': ListRootsResult;
+}
+
+/** The answers to {@link ServerRequestContext.ask}'s map of named input requests, under the same names. */
+export type InputAnswers<T extends Record<string, InputRequest>> = {
+  [K in keyof T]: InputResultOf[T[K]['method']];
+};
+
 /** One input request a handler makes (elicitation, sampling, roots), as a {@link RequestChannel} receives it. */
 export interface InputAsk {
-  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  method: InputRequest['method'];
   params: object | undefined;
-  /** The request's key, unique within this run of the handler (`elicit-1`, `sample-2`, …). */
+  /** The request's key, unique within this run of the handler (the handler's own name, or `elicit-1`, …). */
   key: string;
 }
 
@@ -81,6 +104,13 @@ export interface RequestChannel {
   /** Answers the handler's input requests, in both eras (tasks: status `input_required` until the client answers). */
   ask?(input: InputAsk): Promise<unknown>;
 }
+
+// What a generated key starts with, per method.
+const KEY_PREFIX: Record<InputRequest['method'], string> = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sample',
+  'roots/list': 'roots',
+};
 
 /**
  * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
@@ -119,6 +149,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   readonly #mayAsk: boolean;
   #answers: Record<string, unknown> | undefined = undefined;
   #askCount = 0;
+  // Keys asked in this run of the handler: a key names one question.
+  #askedKeys: Set<string> | undefined = undefined;
   #pending: PendingInputs | undefined = undefined;
   #onInputNeeded: ((pending: PendingInputs) => void) | undefined = undefined;
   #channel: RequestChannel | undefined = undefined;
@@ -203,7 +235,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    * server.use(forTool('report', async (ctx, next) => {
    *   if (ctx.kind !== 'request') return next();
    *   const job = new AbortController();
-   *   ctx.rebind({ signal: job.signal, notify: (method, params) => jobLog.push({ method, params }) });
+   *   ctx.rebind({ signal: job.signal, notify: async (method, params) => void jobLog.push({ method, params }) });
    *   void next().then(store.finish, store.fail);
    *   return { content: [{ type: 'text', text: 'started' }] };
    * }));
@@ -239,29 +271,84 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     return this.notify('notifications/message', params);
   }
 
-  /** Asks the user for input through the client (`elicitation/create`), form or URL mode. */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
-    return this.#ask('elicitation/create', 'elicit', params) as Promise<ElicitResult>;
+  /**
+   * Asks the user for input through the client (`elicitation/create`), form or URL mode. `options.key` names the
+   * question (its `inputRequests` key in 2026-07-28).
+   */
+  elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
+    return this.#ask('elicitation/create', params, options?.key) as Promise<ElicitResult>;
   }
 
   /** Asks the client's model for a completion (`sampling/createMessage`), with tools if the client supports them. */
-  createMessage(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
-    return this.#ask('sampling/createMessage', 'sample', params) as Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
+    return this.#ask('sampling/createMessage', params, options?.key) as Promise<CreateMessageResult>;
   }
 
   /** Asks the client for its roots (`roots/list`). */
-  listRoots(params?: ListRootsRequestParams): Promise<ListRootsResult> {
-    return this.#ask('roots/list', 'roots', params) as Promise<ListRootsResult>;
+  listRoots(params?: ListRootsRequestParams, options?: AskOptions): Promise<ListRootsResult> {
+    return this.#ask('roots/list', params, options?.key) as Promise<ListRootsResult>;
   }
 
-  #ask(method: InputAsk['method'], kind: string, params: object | undefined): Promise<unknown> {
+  /**
+   * Asks several questions at once, each under its name, and resolves with the answers under the same names. In
+   * 2026-07-28 they go out together as one `input_required` result whose `inputRequests` keys are these names; in
+   * older revisions as concurrent server→client requests. Each request is checked against the client's capabilities
+   * as the single asks are.
+   *
+   * @example
+   * server.registerTool('greet', {}, async (_args, ctx) => {
+   *   const { user_name, client_roots } = await ctx.ask({
+   *     user_name: {
+   *       method: 'elicitation/create',
+   *       params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+   *     },
+   *     client_roots: { method: 'roots/list' },
+   *   });
+   *   return { content: [{ type: 'text', text: `Hello ${user_name.content?.name}, ${client_roots.roots.length} roots` }] };
+   * });
+   */
+  ask<const T extends Record<string, InputRequest>>(requests: T): Promise<InputAnswers<T>> {
+    const names = Object.keys(requests);
+    if (this.era === 'legacy') {
+      // All or nothing: a request the client cannot take fails the call before any of them is sent.
+      try {
+        for (const name of names) {
+          const { method, params } = requests[name]!;
+          assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
+            receiver: 'client',
+          });
+        }
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    const asked = names.map((name) => {
+      const request = requests[name]!;
+      return this.#ask(request.method, request.params, name);
+    });
+    return Promise.all(asked).then((answers) => {
+      const byName: Record<string, unknown> = {};
+      for (const [index, name] of names.entries()) byName[name] = answers[index];
+      return byName as InputAnswers<T>;
+    });
+  }
+
+  #ask(method: InputRequest['method'], params: object | undefined, name: string | undefined): Promise<unknown> {
+    let key: string;
+    try {
+      key = this.#claimKey(method, name);
+      if (this.era === 'legacy') {
+        // Throws a CapabilityError naming what is missing; nothing is sent.
+        assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
+          receiver: 'client',
+        });
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const channel = this.#channel;
     if (this.era === 'legacy') {
-      // Throws a CapabilityError naming what is missing; nothing is sent.
-      assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
-        receiver: 'client',
-      });
-      if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, kind, params);
+      if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, params, key);
       if (channel?.request !== undefined) {
         return channel
           .request(method, params as JsonRpcParams | undefined)
@@ -291,8 +378,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
         missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
       );
     }
-    if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, kind, params);
-    const key = `${kind}-${++this.#askCount}`;
+    if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, params, key);
     const answers = this.#answers;
     if (answers !== undefined && Object.hasOwn(answers, key)) {
       try {
@@ -317,16 +403,32 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
 
   #askChannel(
     ask: NonNullable<RequestChannel['ask']>,
-    method: InputAsk['method'],
-    kind: string,
+    method: InputRequest['method'],
     params: object | undefined,
+    key: string,
   ): Promise<unknown> {
-    const key = `${kind}-${++this.#askCount}`;
     try {
       return ask({ method, params, key }).then((answer) => checkAnswer(method, key, answer));
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** The key of one ask: the handler's name for it, or a generated one; each key once per run of the handler. */
+  #claimKey(method: InputRequest['method'], name: string | undefined): string {
+    if (name !== undefined && (typeof name !== 'string' || name === '')) {
+      throw new TypeError(`${method}: an input request key must be a non-empty string, got ${JSON.stringify(name)}`);
+    }
+    const key = name ?? `${KEY_PREFIX[method]}-${++this.#askCount}`;
+    this.#askedKeys ??= new Set();
+    const asked = this.#askedKeys;
+    if (asked.has(key)) {
+      throw new Error(
+        `${method}: the input request key '${key}' was already asked in this run of the handler; give each question its own key`,
+      );
+    }
+    asked.add(key);
+    return key;
   }
 
   /** @internal The answers collected so far (from requestState and inputResponses), by key. */

@@ -1,9 +1,12 @@
 // @mcpkit/server: one MCP server definition that serves every session, in both protocol eras.
 
 export {
+  type AskOptions,
   type DispatchContext,
   type Era,
+  type InputAnswers,
   type InputAsk,
+  type InputResultOf,
   type RequestChannel,
   ServerRequestContext,
 } from './context';

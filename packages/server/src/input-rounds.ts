@@ -1,4 +1,5 @@
 import type { MessageInfo } from '@mcpkit/jsonrpc-core';
+import { invalidParamsError } from '@mcpkit/protocol';
 import type { DispatchContext, ServerRequestContext } from './context';
 import { isJsonObject } from './json-object';
 import { paramsDigest, type RequestStateCodec } from './request-state';
@@ -6,7 +7,8 @@ import type { ServerRequestHandler } from './server';
 
 /**
  * Multi Round-Trip Requests (2026-07-28), server side: runs a handler that may ask the client for input. Answers from
- * the verified `requestState` and `inputResponses` replay earlier asks; the first unanswered ask turns the result into
+ * the verified `requestState` and `inputResponses` replay earlier asks (answers without a `requestState` are taken as
+ * they are: the client's own answers, checked like any other); the first unanswered ask turns the result into
  * `input_required` with a fresh `requestState` bound to method, params digest and principal.
  */
 export class InputRounds {
@@ -25,16 +27,27 @@ export class InputRounds {
     dctx: DispatchContext,
   ): Promise<unknown> {
     const method = ctx.method;
+    const responses = params.inputResponses;
+    if (responses !== undefined && !isJsonObject(responses)) {
+      throw invalidParamsError('inputResponses must be an object of answers by input request key', {
+        inputResponses: responses,
+      });
+    }
     let answers: Record<string, unknown> = {};
     if (params.requestState !== undefined) {
       const principal = this.#principalOf(dctx.info);
       const state = await this.#codec.verify(params.requestState, { method, params, principal });
       answers = { ...state.r };
-      const responses = params.inputResponses;
-      if (isJsonObject(responses)) {
+      if (responses !== undefined) {
         // Only the keys this token asked for; others are ignored, as the spec advises.
         for (const key of state.a) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
       }
+      ctx.setAnswers(answers);
+    } else if (responses !== undefined) {
+      // Answers without a requestState (the client answered an input_required that carried none, or answers up
+      // front): as trustworthy as any answer of this client, since the client is who answers. Each is still checked
+      // against the shape of its result when the handler asks for its key; keys it never asks are ignored.
+      answers = { ...responses };
       ctx.setAnswers(answers);
     }
     return new Promise<unknown>((resolve, reject) => {

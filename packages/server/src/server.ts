@@ -499,7 +499,7 @@ export class Server {
       mayAsk,
     );
     if (!mayAsk) return this.#rules.complete(method, await this.#run(ctx, () => handler(params as never, ctx)), false);
-    const retried = params!.requestState !== undefined;
+    const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
     const result = await this.#run(ctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
     return this.#rules.complete(method, result, retried);
   }

@@ -6,4 +6,27 @@ export {
   runToCompletion,
   type ScenarioOutcome,
 } from './conformance';
+export {
+  type ConformanceCli,
+  collectOutcomes,
+  conformanceCli,
+  type ListedScenario,
+  type NotScored,
+  parseRequirements,
+  parseScenarioList,
+  parseScenarioListing,
+  type RequirementSet,
+  requirementScenarios,
+  runConformanceCli,
+  wiresOf,
+} from './conformance-cli';
+export {
+  duplicateRuns,
+  type ExpectedFailures,
+  formatRuns,
+  inPool,
+  judgeRuns,
+  type RunOutcome,
+  readExpectedFailures,
+} from './conformance-expectations';
 export { REVISIONS, type Revision, type Sender, WireLedger, type WireSchema, wireSchema } from './wire-schema';

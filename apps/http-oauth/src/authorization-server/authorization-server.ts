@@ -1,9 +1,11 @@
 // A small OAuth 2.1 authorization server for the demo and the tests: metadata (RFC 8414), /authorize that approves
-// every request at once (no login: see the note it prints), /token with PKCE and refresh, /register (RFC 7591), JWKS.
+// every request at once (no login: see the note it prints), /token with PKCE and refresh, /register (RFC 7591), Client
+// ID Metadata Documents (an https client_id), JWKS.
 // Everything an MCP client needs to run the whole flow on one machine. Not for production: nobody signs in.
+import { ClientMetadataError, findClient } from './client-lookup';
 import { json, oauthError, randomId, redirect } from './oauth-http';
 import { register } from './registration';
-import { type AuthorizationServerOptions, createServerState, type ServerState } from './server-state';
+import { type AuthorizationServerOptions, type Client, createServerState, type ServerState } from './server-state';
 import { token } from './token-endpoint';
 
 export type { AuthorizationServerOptions, PreRegisteredClient } from './server-state';
@@ -39,13 +41,23 @@ function metadata(state: ServerState): Record<string, unknown> {
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
   };
 }
 
-function authorize(request: Request, state: ServerState): Response {
+async function authorize(request: Request, state: ServerState): Promise<Response> {
   const params = new URL(request.url).searchParams;
-  const client = state.clients.get(params.get('client_id') ?? '');
-  if (client === undefined) return new Response('Unknown client_id: register first.', { status: 400 });
+  let client: Client | undefined;
+  try {
+    client = await findClient(params.get('client_id') ?? '', state);
+  } catch (error) {
+    // Never redirect with a document that failed its checks: its redirect URIs are not trusted.
+    if (error instanceof ClientMetadataError) return new Response(error.message, { status: 400 });
+    throw error;
+  }
+  if (client === undefined) {
+    return new Response('Unknown client_id: register first, or use a client metadata document URL.', { status: 400 });
+  }
   const redirectUri = params.get('redirect_uri') ?? '';
   if (!client.redirect_uris.includes(redirectUri)) {
     return new Response('redirect_uri is not registered for this client.', { status: 400 });

@@ -2,7 +2,8 @@
 import { json, oauthError, randomId } from './oauth-http';
 import type { Client, ServerState } from './server-state';
 
-function redirectUriAllowed(uri: unknown): boolean {
+/** https URLs, or http on a loopback host; never a fragment. */
+export function redirectUriAllowed(uri: unknown): boolean {
   if (typeof uri !== 'string') return false;
   try {
     const url = new URL(uri);

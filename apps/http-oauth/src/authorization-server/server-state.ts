@@ -24,6 +24,8 @@ export interface AuthorizationServerOptions {
   subject?: string;
   /** Told about each auto-approval, to print the demo's "nobody logged in" note. */
   onApprove?: (note: string) => void;
+  /** How Client ID Metadata Documents are fetched (tests give a fake). Default: the global `fetch`. */
+  fetchClientMetadata?: typeof fetch;
 }
 
 export interface Client {
@@ -54,6 +56,8 @@ export interface ServerState {
   readonly accessTokenTtlSeconds: number;
   readonly key: { privateKey: CryptoKey; publicJwk: JWK };
   readonly clients: ExpiringMap<Client>;
+  /** Clients read from Client ID Metadata Documents, by URL, for a few minutes. */
+  readonly metadataClients: ExpiringMap<Client>;
   readonly codes: ExpiringMap<IssuedCode>;
   readonly refreshTokens: ExpiringMap<RefreshGrant>;
   /** Grant types seen at the token endpoint, for the tests and the console. */
@@ -71,6 +75,7 @@ export async function createServerState(options: AuthorizationServerOptions): Pr
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3_600,
     key: { privateKey, publicJwk },
     clients,
+    metadataClients: new ExpiringMap(300_000, 1_000),
     codes: new ExpiringMap(60_000),
     refreshTokens: new ExpiringMap(30 * 86_400_000),
     tokenRequests: [],

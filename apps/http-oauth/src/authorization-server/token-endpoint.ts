@@ -1,9 +1,10 @@
 // POST /token: authorization_code (PKCE S256 checked) and refresh_token (rotated); JWT access tokens signed with jose.
 import { SignJWT } from 'jose';
+import { ClientMetadataError, findClient } from './client-lookup';
 import { json, oauthError, randomId, s256 } from './oauth-http';
 import type { Client, RefreshGrant, ServerState } from './server-state';
 
-function authenticate(request: Request, form: URLSearchParams, state: ServerState): Client | Response {
+async function authenticate(request: Request, form: URLSearchParams, state: ServerState): Promise<Client | Response> {
   let clientId = form.get('client_id');
   let secret = form.get('client_secret');
   const header = request.headers.get('authorization');
@@ -13,7 +14,13 @@ function authenticate(request: Request, form: URLSearchParams, state: ServerStat
     clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
     secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
   }
-  const client = clientId === null ? undefined : state.clients.get(clientId);
+  let client: Client | undefined;
+  try {
+    client = clientId === null ? undefined : await findClient(clientId, state);
+  } catch (error) {
+    if (error instanceof ClientMetadataError) return oauthError(401, 'invalid_client', error.message);
+    throw error;
+  }
   if (client === undefined) return oauthError(401, 'invalid_client', 'Unknown client; register again');
   if (client.client_secret !== undefined && client.client_secret !== secret) {
     return oauthError(401, 'invalid_client', 'Wrong or missing client secret');
@@ -61,7 +68,7 @@ async function issue(state: ServerState, clientId: string, grant: RefreshGrant, 
 
 export async function token(request: Request, state: ServerState): Promise<Response> {
   const form = new URLSearchParams(await request.text());
-  const client = authenticate(request, form, state);
+  const client = await authenticate(request, form, state);
   if (client instanceof Response) return client;
   const grantType = form.get('grant_type') ?? '';
   state.tokenRequests.push(grantType);

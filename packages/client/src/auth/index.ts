@@ -70,4 +70,9 @@ export type {
   TokenEndpointAuthMethod,
   TokenResponse,
 } from './types';
+export {
+  type WorkloadAssertionRequest,
+  type WorkloadIdentityGrantOptions,
+  workloadIdentityGrant,
+} from './workload-identity';
 export { type BearerChallenge, parseBearerChallenge } from './www-authenticate';

@@ -42,7 +42,11 @@ export interface StreamableHttpClientTransportOptions {
   headers?: HeadersOption;
   /** Reconnecting dropped SSE streams (legacy era only: 2026-07-28 has no resumption). */
   reconnect?: ReconnectOptions;
-  /** Open the legacy standalone GET stream after `notifications/initialized` (405 = the server has none). Default `true`. */
+  /**
+   * Open the legacy standalone GET stream after `notifications/initialized` (405 = the server has none); sending
+   * `notifications/initialized` resolves once the server answered the GET (at most 5 s), so a connected client can be
+   * reached. Default `true`.
+   */
   standaloneStream?: boolean;
   /**
    * When `initialize` is answered 400, 404 or 405 without a 2026-07-28 error body, try the deprecated HTTP+SSE
@@ -87,6 +91,8 @@ interface ExchangeState {
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const DELETE_TIMEOUT_MS = 2_000;
 const MAX_RELIST_PAGES = 100;
+/** How long `notifications/initialized` waits for the server to answer the standalone GET before going on anyway. */
+const STANDALONE_OPEN_WAIT_MS = 5_000;
 
 /**
  * The client side of MCP's Streamable HTTP transport, on `fetch`, for both protocol eras:
@@ -498,7 +504,9 @@ export class StreamableHttpClientTransport implements Transport {
       this.#era === 'legacy' &&
       this.#standaloneStream
     ) {
-      this.#openStandalone();
+      // The session is usable once the server can reach the client: a server that sends a request on the standalone
+      // stream before the GET arrives would lose it (the official SDK drops such messages), so wait for its answer.
+      await this.#openStandalone();
     }
   }
 
@@ -587,12 +595,21 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- streams ----
 
-  #openStandalone(): void {
+  /**
+   * Opens the standalone GET stream; resolves once the server answered the GET (the stream is open, or refused), or
+   * after {@link STANDALONE_OPEN_WAIT_MS} if it holds the answer back.
+   */
+  #openStandalone(): Promise<void> {
     this.#stopStandalone();
     const controller = new AbortController();
     this.#standalone = controller;
     const chain: StreamChain = { controller, signal: controller.signal, attempts: 0 };
-    this.#connectChain(chain, false).catch((error: unknown) => {
+    let answered!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    this.#connectChain(chain, false, answered).catch((error: unknown) => {
+      answered();
       if (chain.signal.aborted) return;
       // A 404 here means the session is gone. Requests in flight learn it from their own 404 (and fail with it); with
       // none, or when re-initialising is off and nothing else will notice, close now with the reason.
@@ -608,6 +625,11 @@ export class StreamableHttpClientTransport implements Transport {
       }
       this.onerror?.(asError(error));
     });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STANDALONE_OPEN_WAIT_MS);
+    });
+    return Promise.race([ready, waited]).finally(() => clearTimeout(timer));
   }
 
   #stopStandalone(): void {
@@ -616,8 +638,9 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** GETs a stream for `chain` (the standalone stream, or a resumption with `Last-Event-ID`) and reads it. */
-  async #connectChain(chain: StreamChain, resuming: boolean): Promise<void> {
+  async #connectChain(chain: StreamChain, resuming: boolean, answered?: () => void): Promise<void> {
     const response = await this.#get(chain.signal, resuming ? chain.lastEventId : undefined);
+    answered?.();
     if (response.status === 405 && chain.entry === undefined) {
       await response.body?.cancel().catch(() => {});
       return;

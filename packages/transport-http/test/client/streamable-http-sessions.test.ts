@@ -131,6 +131,39 @@ describe('StreamableHttpClientTransport: legacy sessions', () => {
     await standalone.cancelled;
   });
 
+  it('notifications/initialized resolves only once the server answered the standalone GET', async () => {
+    // A server that sends a request on the standalone stream right after initialization (the official SDK drops it
+    // when no GET is open yet) must find the stream open once the client is connected.
+    const standalone = sseStream();
+    let answerGet!: () => void;
+    const getAnswered = new Promise<void>((resolve) => {
+      answerGet = resolve;
+    });
+    const fetch = scriptedFetch(async (call) => {
+      if (call.method === 'GET') {
+        await getAnswered;
+        return standalone.response;
+      }
+      if (methodOf(call) === 'initialize') return json(initializeResult(1), { headers: { 'mcp-session-id': 'w1' } });
+      return accepted();
+    });
+    const transport = new StreamableHttpClientTransport(URL_, { fetch });
+    await transport.start();
+    await transport.send(INITIALIZE);
+    let sent = false;
+    const sending = transport.send(INITIALIZED).then(() => {
+      sent = true;
+    });
+    await until(() => fetch.calls.some((call) => call.method === 'GET'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toBe(false);
+    answerGet();
+    await sending;
+    expect(sent).toBe(true);
+    await transport.close();
+    await standalone.cancelled;
+  });
+
   it('a 404 for the standalone GET stream with nothing in flight closes the transport with ERR_SESSION_EXPIRED', async () => {
     const fetch = scriptedFetch((call) => {
       if (call.method === 'GET') return new Response('gone', { status: 404 });

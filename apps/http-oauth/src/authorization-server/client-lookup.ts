@@ -1,0 +1,85 @@
+// Finding a client by its client_id: registered (DCR or pre-registered), or an https URL naming its Client ID Metadata
+// Document (draft-ietf-oauth-client-id-metadata-document, which MCP 2025-11-25 prefers to DCR). The document is
+// fetched, checked and kept five minutes.
+import { redirectUriAllowed } from './registration';
+import type { Client, ServerState } from './server-state';
+
+const MAX_DOCUMENT_BYTES = 5 * 1024;
+const FETCH_TIMEOUT_MS = 5_000;
+
+/** Why a metadata document was refused: the /authorize error page shows it (the redirect URI is not trusted yet). */
+export class ClientMetadataError extends Error {
+  override name = 'ClientMetadataError';
+}
+
+/** True for an https URL with a path and no fragment: the draft's form of a metadata document client_id. */
+export function isMetadataDocumentUrl(clientId: string): boolean {
+  if (!clientId.startsWith('https://')) return false;
+  try {
+    const url = new URL(clientId);
+    return url.pathname !== '/' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
+async function readDocument(url: string, state: ServerState): Promise<Record<string, unknown>> {
+  const fetchDocument = state.options.fetchClientMetadata ?? fetch;
+  let response: Response;
+  try {
+    response = await fetchDocument(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+  } catch (cause) {
+    throw new ClientMetadataError(`Could not fetch the client metadata document ${url}`, { cause });
+  }
+  if (!response.ok) throw new ClientMetadataError(`The client metadata document ${url} answered ${response.status}`);
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  const text = declared > MAX_DOCUMENT_BYTES ? undefined : await response.text();
+  if (text === undefined || new TextEncoder().encode(text).length > MAX_DOCUMENT_BYTES) {
+    throw new ClientMetadataError(`The client metadata document ${url} is larger than 5 KiB`);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    document = undefined;
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new ClientMetadataError(`The client metadata document ${url} is not a JSON object`);
+  }
+  return document as Record<string, unknown>;
+}
+
+/**
+ * The client `clientId` names, or undefined when there is none. A metadata document must name itself as
+ * `client_id`, list acceptable `redirect_uris`, and be a public client (a document cannot carry a shared secret).
+ */
+export async function findClient(clientId: string, state: ServerState): Promise<Client | undefined> {
+  const registered = state.clients.get(clientId);
+  if (registered !== undefined || !isMetadataDocumentUrl(clientId)) return registered;
+  const cached = state.metadataClients.get(clientId);
+  if (cached !== undefined) return cached;
+  const document = await readDocument(clientId, state);
+  if (document.client_id !== clientId) {
+    throw new ClientMetadataError(`The client metadata document's client_id must be its own URL, ${clientId}`);
+  }
+  const uris = document.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0 || !uris.every(redirectUriAllowed)) {
+    throw new ClientMetadataError(
+      `The client metadata document ${clientId} needs redirect_uris: https URLs, or http on 127.0.0.1 / localhost`,
+    );
+  }
+  const method = document.token_endpoint_auth_method ?? 'none';
+  if (method !== 'none') {
+    throw new ClientMetadataError(
+      `The client metadata document ${clientId} must declare token_endpoint_auth_method none (a public client)`,
+    );
+  }
+  const client: Client = { client_id: clientId, redirect_uris: uris as string[] };
+  if (typeof document.client_name === 'string') client.client_name = document.client_name.slice(0, 100);
+  state.metadataClients.set(clientId, client);
+  return client;
+}
