@@ -15,8 +15,8 @@ export const clientInfo = { name: 'mcpkit-everything-client', version: '1.0.0' }
 export function connectOptions(): ConnectOptions {
   const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
   if (version === undefined || version === '') return {};
-  // On Streamable HTTP a 2026-07-28 request is cancelled by closing its response stream, not by a notification.
-  return isModernVersion(version) ? { era: 'modern', modernCancellationNotifications: false } : { era: 'legacy' };
+  // (On Streamable HTTP a 2026-07-28 request is cancelled by closing its response stream: the transport does that.)
+  return isModernVersion(version) ? { era: 'modern' } : { era: 'legacy' };
 }
 
 /** The scenario's context (MCP_CONFORMANCE_CONTEXT): credentials, tool calls to make and the like. */
