@@ -40,8 +40,8 @@ interface OutStream {
   pending: number;
   /** Set while a resumed connection replays from an async store: live events wait here. */
   backlog: { data: string; id: string; seq: number }[] | undefined;
-  /** Whether a connection was ever lost (then events must stay in the store until the session ends). */
-  interrupted: boolean;
+  /** The `seq` of this stream's latest event (or priming event): the `previousSeq` of its next one. */
+  lastSeq: number;
 }
 
 class JsonCollector {
@@ -172,12 +172,14 @@ export class HttpSession implements Transport {
     }
     const seq = ++this.#seq;
     const id = `${stream.id}-${seq.toString(36)}`;
+    const previousSeq = stream.lastSeq;
+    stream.lastSeq = seq;
     const deliver = () => {
       if (stream.backlog !== undefined) stream.backlog.push({ data, id, seq });
       else stream.sink?.event(data, id);
       if (answers !== undefined) this.#settle(stream, answers);
     };
-    const event: StoredEvent = { id, seq, message };
+    const event: StoredEvent = { id, seq, previousSeq, data };
     if (this.#tail === undefined) {
       const stored = store.append(this.sessionId, stream.id, event);
       if (stored === undefined) return deliver();
@@ -207,24 +209,10 @@ export class HttpSession implements Transport {
       stream.json.finish();
       return;
     }
+    // Its events stay in the store: written is not received, and the client may still resume this stream.
     const sink = stream.sink;
     stream.sink = undefined;
-    if (sink?.open) {
-      sink.close();
-      // Delivered in full on one connection: nothing to resume, so nothing to keep.
-      if (!stream.interrupted) this.#forgetStream(stream.id);
-    }
-  }
-
-  #forgetStream(streamId: string): void {
-    const store = this.#config.eventStore;
-    if (store?.deleteStream === undefined) return;
-    try {
-      const deleted = store.deleteStream(this.sessionId, streamId);
-      if (deleted instanceof Promise) deleted.catch((error) => this.#config.onError(error));
-    } catch (error) {
-      this.#config.onError(error as Error);
-    }
+    if (sink?.open) sink.close();
   }
 
   // ------------------------------------------------------------------ inbound (client → server)
@@ -256,13 +244,13 @@ export class HttpSession implements Transport {
       json,
       pending: requests,
       backlog: undefined,
-      interrupted: false,
+      lastSeq: 0,
     };
     for (const message of messages) if ('method' in message && 'id' in message) this.#byRequest.set(message.id, stream);
     const sink = stream.sink;
     if (sink !== undefined) {
       sink.onCancel = () => this.#detach(stream, sink);
-      this.#prime(sink, stream.id);
+      this.#prime(sink, stream);
     }
     for (const message of messages) this.#deliver(message, info);
     if (json !== undefined) {
@@ -289,7 +277,7 @@ export class HttpSession implements Transport {
       json,
       pending: 1,
       backlog: undefined,
-      interrupted: false,
+      lastSeq: 0,
     };
     this.#byRequest.set(message.id, stream);
     this.#deliver(message, info);
@@ -319,16 +307,16 @@ export class HttpSession implements Transport {
   }
 
   /** The priming event: an id (and retry) before anything else, so a client can resume even an empty stream. */
-  #prime(sink: SseWriter, streamId: string): void {
+  #prime(sink: SseWriter, stream: OutStream): void {
     if (this.#config.eventStore === undefined) return;
     const seq = ++this.#seq;
-    sink.event('', `${streamId}-${seq.toString(36)}`, '', this.#config.retryMs);
+    stream.lastSeq = seq;
+    sink.event('', `${stream.id}-${seq.toString(36)}`, '', this.#config.retryMs);
   }
 
   #detach(stream: OutStream, sink: SseWriter): void {
     if (stream.sink !== sink) return;
     stream.sink = undefined;
-    stream.interrupted = true;
     this.lastActive = Date.now();
   }
 
@@ -347,10 +335,10 @@ export class HttpSession implements Transport {
         json: undefined,
         pending: 0,
         backlog: undefined,
-        interrupted: false,
+        lastSeq: 0,
       };
       const sink = this.#attach(stream);
-      this.#prime(sink, STANDALONE);
+      this.#prime(sink, stream);
       return new Response(sink.stream, { status: 200, headers });
     }
     const store = this.#config.eventStore;
@@ -364,22 +352,27 @@ export class HttpSession implements Transport {
     const sink = new SseWriter(this.#config.keepAliveMs);
     // Live events wait while the store replays, then go out after it, skipping any the replay already covered.
     if (live !== undefined) live.backlog ??= [];
-    let replayed: readonly StoredEvent[] | undefined;
+    let replayed: readonly StoredEvent[];
     try {
       replayed = await store.replayAfter(this.sessionId, parsed.streamId, parsed.seq);
     } catch (error) {
       if (live !== undefined) live.backlog = undefined;
       throw error;
     }
-    if (replayed === undefined) {
-      this.#config.onError(
-        new Error(`Session ${this.sessionId}: events after ${lastEventId} were evicted from the event store`),
-      );
-    }
     let lastSeq = parsed.seq;
-    for (const event of replayed ?? []) {
-      sink.event(JSON.stringify(event.message), event.id);
+    let gap = replayed.length === 0 ? live === undefined || live.lastSeq > lastSeq : false;
+    for (const event of replayed) {
+      if (event.previousSeq > lastSeq) gap = true;
+      sink.event(event.data, event.id);
       lastSeq = event.seq;
+    }
+    if (gap) {
+      // Evicted by the store's retention policy (or the stream is unknown): the client gets what is left.
+      this.#config.onError(
+        new Error(
+          `Session ${this.sessionId}: some events after ${lastEventId} are no longer in the event store; the resumed stream has a gap`,
+        ),
+      );
     }
     if (live === undefined || (live.pending === 0 && live.id !== STANDALONE)) {
       sink.close();
@@ -423,7 +416,6 @@ export class HttpSession implements Transport {
     if (stream?.sink === undefined || this.#config.eventStore === undefined) return false;
     const sink = stream.sink;
     stream.sink = undefined;
-    stream.interrupted = true;
     sink.close();
     return true;
   }
@@ -434,7 +426,6 @@ export class HttpSession implements Transport {
     if (stream?.sink === undefined) return false;
     const sink = stream.sink;
     stream.sink = undefined;
-    stream.interrupted = true;
     sink.close();
     return true;
   }

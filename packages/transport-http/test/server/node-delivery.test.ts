@@ -66,7 +66,7 @@ function post(
 function serverWithResources() {
   const made = makeServer();
   made.server.registerResource('notes', 'note://one', { mimeType: 'text/plain' }, (uri) => ({
-    contents: [{ uri: uri.href, text: 'the note' }],
+    contents: [{ uri: String(uri), text: 'the note' }],
   }));
   return made.server;
 }
