@@ -107,6 +107,16 @@ class NodeSseTarget implements SseTarget {
     if (batch === undefined) res.end();
     else res.end(batch);
   }
+
+  /** The response's buffer and its socket's (Node counts both), plus this turn's batch in UTF-16 units. */
+  get bufferedBytes(): number {
+    return this.#res.writableLength + (this.#batch?.length ?? 0);
+  }
+
+  destroy(): void {
+    this.#batch = undefined;
+    this.#res.destroy();
+  }
 }
 
 // The request of a response, for the one `close` listener every response shares (no closure per request).
@@ -180,6 +190,13 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     corked = false;
     res.uncork();
   };
+  // A body that fails (an SSE stream closed because the client read nothing, see SseWriter) drops the connection: ending
+  // it normally would tell the client the response is complete, and keep its unread buffer until the client reads.
+  let failed = false;
+  // One watch of the body per response (not one per wait), waking whoever waits for a drain at the time.
+  let watching = false;
+  let waiter: (() => void) | undefined;
+  const wakeWaiter = () => waiter?.();
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -190,12 +207,20 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
         process.nextTick(uncork);
       }
       if (!res.write(value)) {
+        // Waits for the socket to drain, or for the body to fail while it waits (a client that reads nothing makes
+        // an SSE body overflow: then the connection must go, and no drain will ever come).
+        if (!watching) {
+          watching = true;
+          reader.closed.then(wakeWaiter, wakeWaiter);
+        }
         await new Promise<void>((resolve) => {
           const resume = () => {
             res.off('close', resume);
             res.off('drain', resume);
+            waiter = undefined;
             resolve();
           };
+          waiter = resume;
           res.once('drain', resume);
           res.once('close', resume);
         });
@@ -203,12 +228,14 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
       if (res.destroyed) break;
     }
   } catch {
-    // The body was cancelled because the client left.
+    // The body failed, or was cancelled because the client left.
+    failed = true;
   } finally {
     res.off('close', onClose);
     // Uncorked before ending: on Node 22 and later, `end()` on a corked response drops the corked chunk.
     if (corked) uncork();
-    if (!res.destroyed) res.end();
+    if (failed) res.destroy();
+    else if (!res.destroyed) res.end();
   }
 }
 

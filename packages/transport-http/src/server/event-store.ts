@@ -49,7 +49,7 @@ export interface InMemoryEventStoreOptions {
   maxEventsPerSession?: number;
   /**
    * Event bytes kept per session (the JSON text, counted in UTF-16 units, plus about 100 per event for the entry);
-   * the oldest go first, but a session's newest event is always kept, however large. Default 4 MiB.
+   * the oldest go first, but a session's newest event is always kept, however large. Default 1 MiB.
    */
   maxBytesPerSession?: number;
   /** Event bytes kept across all sessions, counted the same way; the oldest go first. Default 64 MiB. */
@@ -142,7 +142,7 @@ export class InMemoryEventStore implements EventStore {
 
   constructor(options: InMemoryEventStoreOptions = {}) {
     this.#maxEvents = positive('maxEventsPerSession', options.maxEventsPerSession ?? 256);
-    this.#maxSessionBytes = positive('maxBytesPerSession', options.maxBytesPerSession ?? 4 * 1024 * 1024);
+    this.#maxSessionBytes = positive('maxBytesPerSession', options.maxBytesPerSession ?? 1024 * 1024);
     this.#maxBytes = positive('maxBytes', options.maxBytes ?? 64 * 1024 * 1024);
     this.#maxAgeMs = positive('maxAgeMs', options.maxAgeMs ?? 5 * 60_000);
     this.#now = options.now ?? Date.now;

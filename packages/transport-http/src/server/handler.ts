@@ -30,7 +30,7 @@ import { requestInfoOf } from './request-info';
 import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
 import { type HostOriginOptions, HostOriginPolicy } from './security';
 import { isWellFormedSessionId, mintSessionId } from './session-id';
-import { formatEvent, SSE_HEADERS } from './sse';
+import { DEFAULT_MAX_BUFFERED_BYTES, formatEvent, SSE_HEADERS } from './sse';
 import { type ResponseMode, runStateless } from './stateless';
 import { ToolHeaderIndex } from './tool-headers';
 
@@ -61,6 +61,12 @@ export interface StreamableHttpHandlerOptions extends HostOriginOptions {
   retryMs?: number;
   /** SSE keep-alive comment interval in ms; 0 turns them off. Default 15 000. */
   keepAliveMs?: number;
+  /**
+   * Per SSE stream (POST responses and the GET stream): what may wait for a client that does not read. An event
+   * written when this much already waits closes the stream and releases the buffer; a legacy client resumes with
+   * `Last-Event-ID`, a 2026-07-28 request is cancelled. Default 1 MiB.
+   */
+  maxBufferedBytes?: number;
   /** Largest request body accepted (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
   /**
@@ -163,6 +169,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
   readonly #maxSessions: number;
   readonly #mode: ResponseMode;
   readonly #keepAliveMs: number;
+  readonly #maxBufferedBytes: number;
   readonly #maxBodyBytes: number;
   readonly #principalOf: (auth: AuthInfo) => string | undefined;
   readonly #toolHeaderParams: NonNullable<StreamableHttpHandlerOptions['toolHeaderParams']>;
@@ -184,6 +191,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#mode = options.responseMode ?? 'sse';
     this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#principalOf = options.principalOf ?? defaultPrincipal;
     this.#authorize = options.authorize;
@@ -205,6 +213,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       eventStore,
       retryMs: options.retryMs ?? 1000,
       keepAliveMs: this.#keepAliveMs,
+      maxBufferedBytes: this.#maxBufferedBytes,
       json: this.#mode === 'json',
       onClosed: (session) => this.#forget(session),
       onError: (error) => this.#onError(error),
@@ -304,6 +313,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       session: undefined,
       mode: this.#mode,
       keepAliveMs: this.#keepAliveMs,
+      maxBufferedBytes: this.#maxBufferedBytes,
       modern: true,
       request,
     });
@@ -450,6 +460,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
           session,
           mode: 'json',
           keepAliveMs: 0,
+          maxBufferedBytes: this.#maxBufferedBytes,
           modern: false,
           request,
         });
@@ -476,6 +487,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       session,
       mode: this.#mode,
       keepAliveMs: this.#keepAliveMs,
+      maxBufferedBytes: this.#maxBufferedBytes,
       modern: false,
       request,
     });

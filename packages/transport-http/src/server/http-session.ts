@@ -25,6 +25,8 @@ export interface SessionConfig {
   readonly eventStore: EventStore | undefined;
   readonly retryMs: number;
   readonly keepAliveMs: number;
+  /** Per SSE stream: what may wait for a client that does not read (see SseWriter). */
+  readonly maxBufferedBytes: number;
   readonly json: boolean;
   readonly onClosed: (session: HttpSession) => void;
   readonly onError: (error: Error) => void;
@@ -240,7 +242,7 @@ export class HttpSession implements Transport {
     const json = this.#config.json ? new JsonCollector() : undefined;
     const stream: OutStream = {
       id: (this.#nextStream++).toString(36),
-      sink: json === undefined ? new SseWriter(this.#config.keepAliveMs) : undefined,
+      sink: json === undefined ? new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes) : undefined,
       json,
       pending: requests,
       backlog: undefined,
@@ -317,7 +319,13 @@ export class HttpSession implements Transport {
   #detach(stream: OutStream, sink: SseWriter): void {
     if (stream.sink !== sink) return;
     stream.sink = undefined;
-    this.lastActive = Date.now();
+    if (sink.overflowed) {
+      this.#config.onError(
+        new Error(
+          `Session ${this.sessionId}: SSE stream ${stream.id} closed, its client read nothing while ${this.#config.maxBufferedBytes} bytes waited (maxBufferedBytes); it may resume with Last-Event-ID`,
+        ),
+      );
+    }
   }
 
   /** GET: the standalone stream, or the resumption of any stream after `Last-Event-ID`. */
@@ -349,7 +357,7 @@ export class HttpSession implements Transport {
       });
     }
     const live = this.#findStream(parsed.streamId);
-    const sink = new SseWriter(this.#config.keepAliveMs);
+    const sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes);
     // Live events wait while the store replays, then go out after it, skipping any the replay already covered.
     if (live !== undefined) live.backlog ??= [];
     let replayed: readonly StoredEvent[];
@@ -394,7 +402,7 @@ export class HttpSession implements Transport {
     return undefined;
   }
 
-  #attach(stream: OutStream, sink = new SseWriter(this.#config.keepAliveMs)): SseWriter {
+  #attach(stream: OutStream, sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes)): SseWriter {
     const previous = stream.sink;
     // A client that reconnects wins over a connection it may have abandoned half-open.
     if (previous !== undefined) {
