@@ -84,7 +84,10 @@ function parseEventId(id: string): { streamId: string; seq: number } | undefined
 export class HttpSession implements Transport {
   readonly sessionId: string;
   readonly principal: string | undefined;
-  /** When the client last did anything (ms since epoch); idle expiry reads it. */
+  /**
+   * When the session last saw a request or delivered an event (ms since epoch); idle expiry reads it. An open stream
+   * that carries nothing does not count.
+   */
   lastActive: number;
   peer: ServerSession | undefined = undefined;
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
@@ -168,7 +171,7 @@ export class HttpSession implements Transport {
     const data = JSON.stringify(message);
     const store = this.#config.eventStore;
     if (store === undefined) {
-      stream.sink?.event(data);
+      this.#deliverEvent(stream, data, undefined);
       if (answers !== undefined) this.#settle(stream, answers);
       return;
     }
@@ -178,7 +181,7 @@ export class HttpSession implements Transport {
     stream.lastSeq = seq;
     const deliver = () => {
       if (stream.backlog !== undefined) stream.backlog.push({ data, id, seq });
-      else stream.sink?.event(data, id);
+      else this.#deliverEvent(stream, data, id);
       if (answers !== undefined) this.#settle(stream, answers);
     };
     const event: StoredEvent = { id, seq, previousSeq, data };
@@ -200,6 +203,14 @@ export class HttpSession implements Transport {
       },
     );
     return done;
+  }
+
+  /** Writes an event to the stream's connection, if it has one; an event that goes out is activity. */
+  #deliverEvent(stream: OutStream, data: string, id: string | undefined): void {
+    const sink = stream.sink;
+    if (sink === undefined || !sink.open) return;
+    sink.event(data, id);
+    this.lastActive = Date.now();
   }
 
   /** One request of `stream` is answered (or cancelled): the stream ends when none is left. */
@@ -290,9 +301,9 @@ export class HttpSession implements Transport {
     });
   }
 
-  /** Whether the client has requests in flight or a connection open (then the session is not idle). */
+  /** Whether requests of the client are in flight (then the session is not idle, however long they run). */
   get busy(): boolean {
-    return (this.#byRequest !== undefined && this.#byRequest.size > 0) || this.connected;
+    return this.#byRequest !== undefined && this.#byRequest.size > 0;
   }
 
   #deliver(message: JsonRpcMessage, info: MessageInfo): void {
