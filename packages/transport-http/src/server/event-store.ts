@@ -48,11 +48,11 @@ export interface InMemoryEventStoreOptions {
   /** Events kept per session; the oldest go first. Default 256. */
   maxEventsPerSession?: number;
   /**
-   * Event bytes kept per session (the JSON text, counted in UTF-16 units, plus about 100 per event for the entry);
+   * Event bytes kept per session (the JSON text, counted in UTF-16 units, plus about 200 per event for the entry);
    * the oldest go first, but a session's newest event is always kept, however large. Default 1 MiB.
    */
   maxBytesPerSession?: number;
-  /** Event bytes kept across all sessions, counted the same way; the oldest go first. Default 64 MiB. */
+  /** Event bytes kept across all sessions, counted the same way; the oldest go first. Default 16 MiB. */
   maxBytes?: number;
   /** Events older than this are dropped. Default 5 minutes. */
   maxAgeMs?: number;
@@ -60,8 +60,8 @@ export interface InMemoryEventStoreOptions {
   now?: () => number;
 }
 
-/** What an entry costs beyond its text: the entry object, its id string and the queue slots. */
-const ENTRY_OVERHEAD = 100;
+/** What an entry costs beyond its text, about: the entry and event objects, the id string, two queue slots. */
+const ENTRY_OVERHEAD = 200;
 
 interface Entry {
   readonly event: StoredEvent;
@@ -143,7 +143,7 @@ export class InMemoryEventStore implements EventStore {
   constructor(options: InMemoryEventStoreOptions = {}) {
     this.#maxEvents = positive('maxEventsPerSession', options.maxEventsPerSession ?? 256);
     this.#maxSessionBytes = positive('maxBytesPerSession', options.maxBytesPerSession ?? 1024 * 1024);
-    this.#maxBytes = positive('maxBytes', options.maxBytes ?? 64 * 1024 * 1024);
+    this.#maxBytes = positive('maxBytes', options.maxBytes ?? 16 * 1024 * 1024);
     this.#maxAgeMs = positive('maxAgeMs', options.maxAgeMs ?? 5 * 60_000);
     this.#now = options.now ?? Date.now;
   }

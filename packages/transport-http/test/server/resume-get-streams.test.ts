@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from './random';
-import { getStreamTrial, type Lane, runTrials, startLane } from './resume-trials';
+import { asyncEventStore, getStreamTrial, type Lane, runTrials, startLane } from './resume-trials';
 
 // Issue 12, defect 1, on the standalone GET stream: 500 trials (500 more on POST streams in
 // resume-post-streams.test.ts). A new session opens its GET stream through a proxy that cuts the socket at a random
@@ -13,7 +13,13 @@ const random = seededRandom();
 let lanes: Lane[] = [];
 
 beforeAll(async () => {
-  lanes = await Promise.all([startLane(false), startLane(false), startLane(true), startLane(true)]);
+  // Node fast path and web Response path, each with the in-memory store and with an asynchronous one.
+  lanes = await Promise.all([
+    startLane(false),
+    startLane(false, { eventStore: asyncEventStore() }),
+    startLane(true),
+    startLane(true, { eventStore: asyncEventStore() }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all(lanes.map((lane) => lane.close()));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from './random';
-import { type Lane, openSession, postStreamTrial, runTrials, startLane } from './resume-trials';
+import { asyncEventStore, type Lane, openSession, postStreamTrial, runTrials, startLane } from './resume-trials';
 
 // Regression (issue 12, defect 1): once a POST stream had been written to the socket in full, the server dropped it
 // from the event store, so a client whose connection died before it read the tail resumed with Last-Event-ID and got
@@ -13,8 +13,13 @@ const random = seededRandom();
 let lanes: Lane[] = [];
 
 beforeAll(async () => {
-  // Two lanes on the node adapter's fast path, two on its web Response path.
-  lanes = await Promise.all([startLane(false), startLane(false), startLane(true), startLane(true)]);
+  // Two lanes on the node adapter's fast path, two on its web Response path; on each, one with an asynchronous store.
+  lanes = await Promise.all([
+    startLane(false),
+    startLane(false, { eventStore: asyncEventStore() }),
+    startLane(true),
+    startLane(true, { eventStore: asyncEventStore() }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all(lanes.map((lane) => lane.close()));

@@ -2,7 +2,13 @@ import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerSession } from '@mcpkit/server';
 import { z } from 'zod';
-import { createStreamableHttpHandler, type StreamableHttpHandlerOptions, withCors } from '../../src/index';
+import {
+  createStreamableHttpHandler,
+  type EventStore,
+  InMemoryEventStore,
+  type StreamableHttpHandlerOptions,
+  withCors,
+} from '../../src/index';
 import { toNodeHandler } from '../../src/node/node-handler';
 import { type CutPlan, type CutProxy, exchange, type ReceivedEvent, startCutProxy } from './cut-proxy';
 import { ACCEPT, LEGACY, type Loose, makeServer, request } from './harness';
@@ -68,6 +74,21 @@ export async function startLane(web: boolean, options: StreamableHttpHandlerOpti
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
+  };
+}
+
+/**
+ * The in-memory store behind promises that settle a few turns later, as a remote store's would: the handler must keep
+ * events in order and lose none when every store call is asynchronous.
+ */
+export function asyncEventStore(): EventStore {
+  const inner = new InMemoryEventStore();
+  const later = <T>(value: () => T): Promise<T> =>
+    new Promise((resolve) => setTimeout(() => resolve(value()), Math.random() < 0.5 ? 0 : 1));
+  return {
+    append: (sessionId, streamId, event) => later(() => inner.append(sessionId, streamId, event)),
+    replayAfter: (sessionId, streamId, afterSeq) => later(() => inner.replayAfter(sessionId, streamId, afterSeq)),
+    deleteSession: (sessionId) => later(() => inner.deleteSession(sessionId)),
   };
 }
 
