@@ -98,7 +98,11 @@ describe('local errors', () => {
     new ConnectionClosedError('closed', { method: 'm', requestId: 1 }),
     new RequestTimeoutError('timed out', { method: 'm', requestId: 1, timeoutMs: 10, maxTotal: false }),
     new RequestAbortedError('aborted', { method: 'm', requestId: 1, reason: 'stop' }),
-    new FrameTooLargeError('too large', { maxLineBytes: 1, receivedBytes: 2 }),
+    new FrameTooLargeError('too large', {
+      maxLineBytes: 1,
+      receivedBytes: 2,
+      head: { id: undefined, kind: undefined },
+    }),
     new InvalidMessageError('invalid', { received: 1, error: { code: -32600, message: 'x' } }),
     new UnknownResponseError('unknown', { id: 9 }),
   ];

@@ -1,4 +1,5 @@
 import { brandPrototype, type CodedErrorArgs, defineCodedError, hasBrand, markErrorFactoryClass } from './coded-error';
+import type { MessageHead } from './message-head';
 import type { JsonRpcErrorObject, RequestId } from './messages';
 
 /**
@@ -214,6 +215,11 @@ export interface FrameTooLargeErrorData {
   maxLineBytes: number;
   /** How much of the line had arrived when the limit was crossed (the line is at least this long). */
   receivedBytes: number;
+  /**
+   * What the line's first bytes (up to 64 KiB) say about the message: its `id` and whether it is a request or a
+   * response, so a transport can answer the request or fail its own pending one at once (see `readMessageHead`).
+   */
+  head: MessageHead;
 }
 
 /**

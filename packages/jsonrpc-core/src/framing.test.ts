@@ -86,7 +86,11 @@ describe('LineDecoder', () => {
     expect(errors).toHaveLength(1);
     const error = errors[0]!;
     expect(FrameTooLargeError.is(error)).toBe(true);
-    expect((error as FrameTooLargeError).data).toEqual({ maxLineBytes: 10, receivedBytes: 16 });
+    expect((error as FrameTooLargeError).data).toEqual({
+      maxLineBytes: 10,
+      receivedBytes: 16,
+      head: { id: undefined, kind: undefined },
+    });
   });
 
   it('drops an over-long line that arrives whole in one chunk', () => {
@@ -95,6 +99,22 @@ describe('LineDecoder', () => {
     expect(lines).toEqual(['{"ok":1}', '{"ok":2}']);
     expect(errors).toHaveLength(1);
     expect((errors[0] as FrameTooLargeError).data.receivedBytes).toBe(14);
+  });
+
+  it('reads the id of an oversized line from its start, in bytes or text, split or whole', () => {
+    const line = `{"jsonrpc":"2.0","id":"r-7","method":"tools/call","params":{"text":"${'é'.repeat(200)}"}}`;
+    for (const asBytes of [false, true]) {
+      for (const chunkSize of [1, 7, 64, line.length]) {
+        const { decoder, errors } = collect({ maxLineBytes: 100 });
+        const bytes = encoder.encode(`${line}\n`);
+        for (let at = 0; at < bytes.length; at += chunkSize) {
+          const piece = bytes.subarray(at, at + chunkSize);
+          decoder.push(asBytes ? piece : new TextDecoder().decode(piece));
+        }
+        expect(errors).toHaveLength(1);
+        expect((errors[0] as FrameTooLargeError).data.head).toEqual({ id: 'r-7', kind: 'request' });
+      }
+    }
   });
 
   it('accepts a line of exactly maxLineBytes', () => {

@@ -1,4 +1,5 @@
 import { FrameTooLargeError } from './errors';
+import { readMessageHead } from './message-head';
 import type { JsonRpcMessage } from './messages';
 
 /** 16 MiB: far above any sane JSON-RPC message, low enough that a peer cannot make us buffer without bound. */
@@ -6,14 +7,17 @@ export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
+/** How much of an oversized line is read for its `id` (see `FrameTooLargeErrorData.head`). */
+const HEAD_BYTES = 64 * 1024;
 
 /** Options for `LineDecoder`. */
 export interface LineDecoderOptions {
   /** Called with each complete, non-blank line, without its `\n` or `\r\n`. */
   onLine: (line: string) => void;
   /**
-   * Called with a `FrameTooLargeError` for each line longer than `maxLineBytes`, and with anything `onLine` throws.
-   * Without it, such errors are thrown from `push()`/`end()` once the whole chunk has been processed.
+   * Called with a `FrameTooLargeError` for each line longer than `maxLineBytes` (as soon as the limit is crossed, with
+   * the `id` read from the line's start when it can be), and with anything `onLine` throws. Without it, such errors
+   * are thrown from `push()`/`end()` once the whole chunk has been processed.
    */
   onError?: (error: Error) => void;
   /**
@@ -107,7 +111,7 @@ export class LineDecoder {
     if (this.#discarding) return;
     const total = this.#pendingSize + size;
     if (total > this.maxLineBytes) {
-      this.#tooLarge(total);
+      this.#tooLarge(total, part);
       this.#discarding = true;
       return;
     }
@@ -122,7 +126,7 @@ export class LineDecoder {
     }
     const size = this.#pendingSize + (end - start);
     if (size > this.maxLineBytes) {
-      this.#tooLarge(size);
+      this.#tooLarge(size, typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end));
       this.#reset();
       return;
     }
@@ -177,15 +181,31 @@ export class LineDecoder {
     }
   }
 
-  #tooLarge(receivedBytes: number): void {
+  #tooLarge(receivedBytes: number, last: Part): void {
+    const head = readMessageHead(this.#headText(last));
     this.#parts = [];
     this.#pendingSize = 0;
     this.#report(
       new FrameTooLargeError(
         `A newline-delimited frame exceeded ${this.maxLineBytes} bytes (maxLineBytes); it was dropped and reading resumes at the next newline`,
-        { maxLineBytes: this.maxLineBytes, receivedBytes },
+        { maxLineBytes: this.maxLineBytes, receivedBytes, head },
       ),
     );
+  }
+
+  /** The first `HEAD_BYTES` of the line held so far plus `last`, as text (a sequence cut at the end decodes as U+FFFD). */
+  #headText(last: Part): string {
+    let text = '';
+    let room = HEAD_BYTES;
+    const decoder = new TextDecoder('utf-8', { fatal: false });
+    for (const part of [...this.#parts, last]) {
+      if (room <= 0) break;
+      const piece =
+        part.length <= room ? part : typeof part === 'string' ? part.slice(0, room) : part.subarray(0, room);
+      room -= piece.length;
+      text += typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
+    }
+    return text + decoder.decode();
   }
 
   #report(error: unknown): void {

@@ -30,6 +30,7 @@ export {
   type LinkedTransportsOptions,
   type MessageInfoSource,
 } from './memory-transport';
+export { type MessageHead, readMessageHead } from './message-head';
 export {
   isJsonRpcErrorResponse,
   isJsonRpcNotification,

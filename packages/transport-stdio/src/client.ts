@@ -26,7 +26,11 @@ export interface StdioClientTransportOptions {
    * `ignore`: discard it.
    */
   stderr?: StderrMode;
-  /** The longest message accepted, in bytes. Default 16 MiB. */
+  /**
+   * The longest message accepted from the server, in bytes. A longer response is dropped as it arrives and its
+   * request fails at once with a -32603 error naming the limit (when the response's first bytes carry its id; else
+   * the drop is reported through `onerror`). Default 16 MiB.
+   */
   maxMessageBytes?: number;
   /** Shutdown, as the spec says: close stdin, wait this long, SIGTERM. Default 2000 ms. */
   closeStdinGraceMs?: number;

@@ -8,7 +8,12 @@ export interface StdioServerTransportOptions {
   stdin?: Readable;
   /** Default `process.stdout`. Nothing but MCP messages may be written to it. */
   stdout?: Writable;
-  /** The longest message accepted, in bytes. Default 16 MiB. */
+  /** Where dropped oversized messages are logged, one line each. Default `process.stderr`; `null`: nowhere. */
+  stderr?: Writable | null;
+  /**
+   * The longest message accepted, in bytes. A longer line is dropped and answered with a -32600 error naming the limit
+   * (with the request's id when its first bytes carry it, else `id: null`), and logged on `stderr`. Default 16 MiB.
+   */
   maxMessageBytes?: number;
 }
 
@@ -25,11 +30,13 @@ export interface StdioServerTransportOptions {
  */
 export class StdioServerTransport extends StreamTransport {
   constructor(options: StdioServerTransportOptions = {}) {
+    const stderr = options.stderr === undefined ? process.stderr : options.stderr;
     super({
       input: options.stdin ?? process.stdin,
       output: options.stdout ?? process.stdout,
       maxMessageBytes: options.maxMessageBytes,
       answerInvalidMessages: true,
+      log: stderr === null ? undefined : (line) => stderr.write(line),
     });
   }
 }

@@ -2,6 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import {
   DEFAULT_MAX_LINE_BYTES,
   encodeLine,
+  FrameTooLargeError,
+  JsonRpcErrorCode,
   type JsonRpcMessage,
   LineDecoder,
   type MessageInfo,
@@ -15,13 +17,20 @@ export interface StreamTransportOptions {
   input: Readable;
   /** Where messages go, one per line. */
   output: Writable;
-  /** The longest message accepted, in bytes. A longer line is dropped and reported through `onerror`. Default 16 MiB. */
+  /**
+   * The longest message accepted, in bytes. A longer line is dropped as it arrives (nothing past the limit is kept)
+   * and never hangs its sender: a request is answered with a -32600 error naming the limit, a response fails our
+   * matching request at once (see {@link StreamTransport}). Default 16 MiB.
+   */
   maxMessageBytes?: number;
   /**
    * Answer a line that is not valid JSON-RPC with the JSON-RPC error response (-32700 / -32600) on `output`, as a
-   * server must. Clients leave this off: a server's garbage is reported through `onerror` only.
+   * server must; an oversized line whose id cannot be read is answered with `id: null`. Clients leave this off: a
+   * server's garbage is reported through `onerror` only.
    */
   answerInvalidMessages?: boolean;
+  /** Where a dropped oversized message is logged, one line each (servers: stderr). Default: nowhere. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -31,6 +40,13 @@ export interface StreamTransportOptions {
  *
  * Writes respect back-pressure: `send` resolves at once while the stream accepts data, and waits for `drain` when
  * its buffer is full, so a slow reader cannot make us buffer without bound.
+ *
+ * A line longer than `maxMessageBytes` is dropped as it arrives, and what its first bytes say decides the rest (the
+ * `id` is read from them, see `readMessageHead`): a request is answered with a -32600 error naming the limit (a
+ * server also answers `id: null` when no id could be read); a response becomes, for our peer, an error response to
+ * the request it answers (-32603 naming the limit), so that request fails at once instead of at its timeout. When the
+ * start does not say which it is, a server takes it for a request and a client for a response. Every drop is reported
+ * through `onerror` (a `FrameTooLargeError`) and `log`.
  */
 export class StreamTransport implements Transport {
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
@@ -40,6 +56,7 @@ export class StreamTransport implements Transport {
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #answerInvalid: boolean;
+  readonly #log: ((line: string) => void) | undefined;
   readonly #decoder: LineDecoder;
   #started = false;
   #closed = false;
@@ -49,10 +66,14 @@ export class StreamTransport implements Transport {
     this.#input = options.input;
     this.#output = options.output;
     this.#answerInvalid = options.answerInvalidMessages ?? false;
+    this.#log = options.log;
     this.#decoder = new LineDecoder({
       maxLineBytes: options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES,
       onLine: (line) => this.#receive(line),
-      onError: (error) => this.onerror?.(error),
+      onError: (error) => {
+        if (FrameTooLargeError.is(error)) this.#dropped(error);
+        this.onerror?.(error);
+      },
     });
   }
 
@@ -117,6 +138,40 @@ export class StreamTransport implements Transport {
     }
     this.onerror?.(new Error(`StreamTransport: ignored an invalid message: ${outcome.error.error.message}`));
     if (this.#answerInvalid && !this.#closed) this.#output.write(encodeLine(outcome.error));
+  }
+
+  /** An oversized line was dropped: answer it, or fail the request it answers, so nobody waits for its timeout. */
+  #dropped(error: FrameTooLargeError): void {
+    const { maxLineBytes, receivedBytes, head } = error.data;
+    const kind = head.kind ?? (this.#answerInvalid ? 'request' : 'response');
+    const data = { maxMessageBytes: maxLineBytes, receivedBytes };
+    const size = `at least ${receivedBytes} bytes, over the limit of ${maxLineBytes} bytes (maxMessageBytes)`;
+    let outcome = 'nobody to tell: no id could be read';
+    if (kind === 'response' && head.id !== undefined) {
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id: head.id,
+        error: {
+          code: JsonRpcErrorCode.InternalError,
+          message: `The response to this request was dropped: it is ${size} of the receiving side`,
+          data,
+        },
+      });
+      outcome = `failed our request ${JSON.stringify(head.id)}`;
+    } else if (kind === 'request' && (head.id !== undefined || this.#answerInvalid) && !this.#closed) {
+      const id = head.id ?? null;
+      this.send({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: JsonRpcErrorCode.InvalidRequest,
+          message: `Message too large: it is ${size} of the receiver; it was dropped`,
+          data,
+        },
+      })?.catch(() => undefined);
+      outcome = `answered id ${JSON.stringify(id)} with -32600`;
+    }
+    this.#log?.(`[mcpkit] dropped a message of ${size}; ${outcome}\n`);
   }
 
   readonly #onData = (chunk: Uint8Array | string) => this.#decoder.push(chunk);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServerProcessExitedError, StdioClientTransport, StdioServerTransport } from '../src/index';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'echo-server.mjs');
+const limitFixture = join(import.meta.dirname, 'fixtures', 'limit-server.ts');
 
 function collect(stream: PassThrough): () => unknown[] {
   let text = '';
@@ -74,6 +75,54 @@ describe('StdioServerTransport', () => {
     expect(received).toEqual([{ jsonrpc: '2.0', method: 'small' }]);
   });
 
+  // Regression (issue 12, defect 4): an oversized line was dropped and reported through onerror only, so its
+  // sender's request hung until its timeout and nothing was logged.
+  it('answers an oversized request with an error naming the limit, with its id, and logs it on stderr', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const output = collect(stdout);
+    let log = '';
+    stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
+    const transport = new StdioServerTransport({ stdin, stdout, stderr, maxMessageBytes: 64 });
+    transport.onerror = () => {};
+    await transport.start();
+
+    stdin.write(`{"jsonrpc":"2.0","id":"big-1","method":"tools/call","params":{"x":"${'a'.repeat(1000)}"}}\n`);
+    stdin.write(`{"jsonrpc":"2.0","method":"notifications/big","params":{"x":"${'a'.repeat(1000)}"}}\n`);
+    // Its id comes after more than the 64 KiB that are read for it.
+    stdin.write(`{"jsonrpc":"2.0","method":"tools/call","params":{"x":"${'a'.repeat(70_000)}"},"id":9}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const answers = output() as { id: unknown; error: { code: number; message: string; data: unknown } }[];
+    expect(answers.map((answer) => [answer.id, answer.error.code])).toEqual([
+      ['big-1', -32600],
+      [null, -32600],
+      [null, -32600],
+    ]);
+    expect(answers[0]!.error.message).toMatch(/limit of 64 bytes \(maxMessageBytes\)/);
+    expect(answers[0]!.error.data).toEqual({ maxMessageBytes: 64, receivedBytes: expect.any(Number) });
+    expect(log.trim().split('\n')).toHaveLength(3);
+    expect(log).toMatch(/dropped a message of at least \d+ bytes, over the limit of 64 bytes.*answered id "big-1"/);
+  });
+
+  it('fails our own request at once when its response is oversized', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport({ stdin, stdout, stderr: null, maxMessageBytes: 64 });
+    const peer = new JsonRpcPeer();
+    await peer.connect(transport);
+    const asked = peer.request('sampling/createMessage', {}, { timeoutMs: 10_000 });
+    const sent = JSON.parse(((await new Promise((resolve) => stdout.once('data', resolve))) as Buffer).toString());
+    const began = Date.now();
+    stdin.write(`{"jsonrpc":"2.0","id":${JSON.stringify(sent.id)},"result":{"x":"${'a'.repeat(1000)}"}}\n`);
+    await expect(asked).rejects.toThrow(/response to this request was dropped.*limit of 64 bytes/);
+    expect(Date.now() - began).toBeLessThan(1_000);
+    await peer.close();
+  });
+
   it('writes one line per message, waits for drain under back-pressure, and closes when stdin ends', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough({ highWaterMark: 16 });
@@ -139,6 +188,44 @@ describe('StdioClientTransport', () => {
       });
     return { transport, received, next };
   }
+
+  it('a real server answers a 50 MB request at once with an error naming its limit', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--conditions=@mcpkit/source', '--import', 'tsx', limitFixture],
+      env: { MAX_MESSAGE_BYTES: String(1024 * 1024) },
+    });
+    transports.push(transport);
+    const peer = new JsonRpcPeer();
+    await peer.connect(transport);
+    expect(await peer.request('echo', { ok: true })).toEqual({ ok: true });
+    const began = Date.now();
+    const answer = peer.request('echo', { text: 'x'.repeat(50 * 1024 * 1024) }, { timeoutMs: 30_000 });
+    await expect(answer).rejects.toThrow(/Message too large.*limit of 1048576 bytes \(maxMessageBytes\)/);
+    expect(Date.now() - began).toBeLessThan(10_000);
+    // The server read past the line and goes on.
+    expect(await peer.request('echo', { after: 1 })).toEqual({ after: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(transport.stderrTail).toMatch(/dropped a message of at least \d+ bytes, over the limit of 1048576 bytes/);
+  }, 30_000);
+
+  it('fails a request at once when the server answers with a line over the client’s limit', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--conditions=@mcpkit/source', '--import', 'tsx', limitFixture],
+      maxMessageBytes: 64 * 1024,
+    });
+    transports.push(transport);
+    const errors: Error[] = [];
+    const peer = new JsonRpcPeer({ onError: (error) => errors.push(error) });
+    await peer.connect(transport);
+    const began = Date.now();
+    await expect(peer.request('big', { bytes: 1024 * 1024 }, { timeoutMs: 20_000 })).rejects.toThrow(
+      /response to this request was dropped: it is at least \d+ bytes, over the limit of 65536 bytes/,
+    );
+    expect(Date.now() - began).toBeLessThan(5_000);
+    expect(await peer.request('echo', { still: 'here' })).toEqual({ still: 'here' });
+  }, 30_000);
 
   it('spawns the server and exchanges messages', async () => {
     const { transport, next } = start();

@@ -90,3 +90,23 @@ describe('authenticate hook', () => {
     expect(errors.map((error) => error.message)).toEqual(['verifier down']);
   });
 });
+
+describe('connection cap', () => {
+  it('refuses an upgrade beyond maxConnections with 503, and accepts again once one closed', async () => {
+    const { endpoint } = await startServer({ maxConnections: 2 });
+    const first = await rawSocket(endpoint.url);
+    const second = await rawSocket(endpoint.url);
+    await expect(rawSocket(endpoint.url)).rejects.toMatchObject({
+      status: 503,
+      body: expect.stringContaining('too many connections (2)'),
+    });
+    first.close();
+    await new Promise<void>((resolve) => {
+      const wait = () => (endpoint.connections < 2 ? resolve() : setTimeout(wait, 5));
+      wait();
+    });
+    const third = await rawSocket(endpoint.url);
+    second.close();
+    third.close();
+  });
+});

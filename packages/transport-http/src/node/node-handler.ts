@@ -32,15 +32,51 @@ export interface NodeHandlerOptions {
 export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a refused body is still read, and thrown away, so that a client still sending it reads the refusal. */
+const REFUSED_BODY_DRAIN_MS = 5_000;
+
+function errorBody(message: string, data?: Record<string, unknown>): string {
+  const error = data === undefined ? { code: -32000, message } : { code: -32000, message, data };
+  return JSON.stringify({ jsonrpc: '2.0', id: null, error });
+}
 
 function fail(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+  const body = errorBody(message);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * Answers 413 and ends the connection only once the client stopped sending, or after `REFUSED_BODY_DRAIN_MS`. Closing a
+ * socket while its data still arrives makes the kernel answer with a reset, and a reset destroys the answer a client
+ * that reads after writing (most do) has not read yet. The rest of the body is read and dropped, never kept.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+  const body = errorBody(`Payload Too Large: the body exceeds ${maxBytes} bytes`, { maxBytes });
+  res.writeHead(413, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
+  if (req.readableEnded || req.destroyed) {
+    res.end(body);
+    return;
+  }
+  res.write(body);
+  const finish = () => {
+    clearTimeout(timer);
+    req.off('end', finish);
+    req.off('close', finish);
+    if (!res.writableEnded) res.end();
+  };
+  const timer = setTimeout(finish, REFUSED_BODY_DRAIN_MS);
+  req.once('end', finish);
+  req.once('close', finish);
+  req.resume();
 }
 
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large'> {
@@ -51,8 +87,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | 'too
       total += chunk.length;
       if (total > maxBytes) {
         req.off('data', onData);
-        req.resume(); // drain without keeping it
-        resolve('too-large');
+        resolve('too-large'); // the caller drains the rest without keeping it
         return;
       }
       chunks.push(chunk);
@@ -106,6 +141,16 @@ class NodeSseTarget implements SseTarget {
     if (res.destroyed || res.writableEnded) return;
     if (batch === undefined) res.end();
     else res.end(batch);
+  }
+
+  /** The response's buffer and its socket's (Node counts both), plus this turn's batch in UTF-16 units. */
+  get bufferedBytes(): number {
+    return this.#res.writableLength + (this.#batch?.length ?? 0);
+  }
+
+  destroy(): void {
+    this.#batch = undefined;
+    this.#res.destroy();
   }
 }
 
@@ -180,6 +225,13 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     corked = false;
     res.uncork();
   };
+  // A body that fails (an SSE stream closed because the client read nothing, see SseWriter) drops the connection: ending
+  // it normally would tell the client the response is complete, and keep its unread buffer until the client reads.
+  let failed = false;
+  // One watch of the body per response (not one per wait), waking whoever waits for a drain at the time.
+  let watching = false;
+  let waiter: (() => void) | undefined;
+  const wakeWaiter = () => waiter?.();
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -190,12 +242,20 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
         process.nextTick(uncork);
       }
       if (!res.write(value)) {
+        // Waits for the socket to drain, or for the body to fail while it waits (a client that reads nothing makes
+        // an SSE body overflow: then the connection must go, and no drain will ever come).
+        if (!watching) {
+          watching = true;
+          reader.closed.then(wakeWaiter, wakeWaiter);
+        }
         await new Promise<void>((resolve) => {
           const resume = () => {
             res.off('close', resume);
             res.off('drain', resume);
+            waiter = undefined;
             resolve();
           };
+          waiter = resume;
           res.once('drain', resume);
           res.once('close', resume);
         });
@@ -203,12 +263,14 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
       if (res.destroyed) break;
     }
   } catch {
-    // The body was cancelled because the client left.
+    // The body failed, or was cancelled because the client left.
+    failed = true;
   } finally {
     res.off('close', onClose);
     // Uncorked before ending: on Node 22 and later, `end()` on a corked response drops the corked chunk.
     if (corked) uncork();
-    if (!res.destroyed) res.end();
+    if (failed) res.destroy();
+    else if (!res.destroyed) res.end();
   }
 }
 
@@ -233,8 +295,7 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
       const method = req.method ?? 'GET';
       const length = req.headers['content-length'];
       if (length !== undefined && Number(length) > maxBytes) {
-        req.resume();
-        fail(res, 413, `Payload Too Large: the body exceeds ${maxBytes} bytes`);
+        refuseBody(req, res, maxBytes);
         return;
       }
       const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
@@ -269,7 +330,7 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
         } else {
           const read = await readBody(req, maxBytes);
           if (read === 'too-large') {
-            fail(res, 413, `Payload Too Large: the body exceeds ${maxBytes} bytes`);
+            refuseBody(req, res, maxBytes);
             return;
           }
           body = read;

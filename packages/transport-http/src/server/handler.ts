@@ -31,7 +31,8 @@ import { requestInfoOf } from './request-info';
 import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
 import { type HostOriginOptions, HostOriginPolicy } from './security';
 import { isWellFormedSessionId, mintSessionId } from './session-id';
-import { formatEvent, SSE_HEADERS } from './sse';
+import { SessionTable } from './session-table';
+import { DEFAULT_MAX_BUFFERED_BYTES, formatEvent, SSE_HEADERS } from './sse';
 import { type ResponseMode, runStateless } from './stateless';
 import { ToolHeaderIndex } from './tool-headers';
 
@@ -43,7 +44,11 @@ export interface StreamableHttpHandlerOptions extends HostOriginOptions {
    * The 2026-07-28 era never has sessions.
    */
   sessions?: boolean;
-  /** A legacy session nobody used for this long ends (its id then gets 404). Default 30 minutes. */
+  /**
+   * A legacy session ends (its id then gets 404) when, for this long, no request of it was in flight and neither a
+   * request nor an event delivered to it touched it: an open stream that carries nothing does not keep it alive.
+   * Default 30 minutes.
+   */
   sessionIdleTimeoutMs?: number;
   /** At most this many legacy sessions at once; `initialize` beyond it gets 503. Default 10 000. */
   maxSessions?: number;
@@ -62,6 +67,12 @@ export interface StreamableHttpHandlerOptions extends HostOriginOptions {
   retryMs?: number;
   /** SSE keep-alive comment interval in ms; 0 turns them off. Default 15 000. */
   keepAliveMs?: number;
+  /**
+   * Per SSE stream (POST responses and the GET stream): what may wait for a client that does not read. An event
+   * written when this much already waits closes the stream and releases the buffer; a legacy client resumes with
+   * `Last-Event-ID`, a 2026-07-28 request is cancelled. Default 1 MiB.
+   */
+  maxBufferedBytes?: number;
   /** Largest request body accepted (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
   /**
@@ -160,31 +171,28 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
   readonly #server: Server;
   readonly #policy: HostOriginPolicy;
   readonly #sessionsEnabled: boolean;
-  readonly #idleMs: number;
-  readonly #maxSessions: number;
   readonly #mode: ResponseMode;
   readonly #keepAliveMs: number;
+  readonly #maxBufferedBytes: number;
   readonly #maxBodyBytes: number;
   readonly #principalOf: (auth: AuthInfo) => string | undefined;
   readonly #toolHeaderParams: NonNullable<StreamableHttpHandlerOptions['toolHeaderParams']>;
   readonly #onError: (error: Error) => void;
   readonly #authorize: StreamableHttpHandlerOptions['authorize'];
   readonly #config: SessionConfig;
-  readonly #sessions = new Map<string, HttpSession>();
+  readonly #sessions: SessionTable;
   readonly #statelessSessions = new Map<string, ServerSession>();
   readonly #legacyVersions: ReadonlySet<string>;
   readonly #allow: string;
-  #sweeper: ReturnType<typeof setInterval> | undefined = undefined;
   #closed = false;
 
   constructor(server: Server, options: StreamableHttpHandlerOptions) {
     this.#server = server;
     this.#policy = new HostOriginPolicy(options);
     this.#sessionsEnabled = options.sessions !== false;
-    this.#idleMs = options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
-    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#mode = options.responseMode ?? 'sse';
     this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#principalOf = options.principalOf ?? defaultPrincipal;
     this.#authorize = options.authorize;
@@ -193,6 +201,11 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       ((error) => {
         server.onerror?.(error);
       });
+    this.#sessions = new SessionTable({
+      idleMs: options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS,
+      maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      onError: (error) => this.#onError(error),
+    });
     if (options.toolHeaderParams !== undefined) {
       this.#toolHeaderParams = options.toolHeaderParams;
     } else {
@@ -206,8 +219,9 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       eventStore,
       retryMs: options.retryMs ?? 1000,
       keepAliveMs: this.#keepAliveMs,
+      maxBufferedBytes: this.#maxBufferedBytes,
       json: this.#mode === 'json',
-      onClosed: (session) => this.#forget(session),
+      onClosed: (session) => this.#sessions.forget(session),
       onError: (error) => this.#onError(error),
     };
   }
@@ -308,6 +322,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       session: undefined,
       mode: this.#mode,
       keepAliveMs: this.#keepAliveMs,
+      maxBufferedBytes: this.#maxBufferedBytes,
       modern: true,
       request,
     });
@@ -399,26 +414,22 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
   }
 
   async #initialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Answer> {
-    if (this.#sessions.size >= this.#maxSessions) {
-      this.#sweep();
-      if (this.#sessions.size >= this.#maxSessions) {
-        return errorResponse(503, -32000, `Service Unavailable: too many sessions (${this.#maxSessions})`, {
-          id: message.id,
-          headers: { 'retry-after': '5' },
-        });
-      }
+    if (!this.#sessions.hasRoom()) {
+      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${this.#sessions.maxSessions})`, {
+        id: message.id,
+        headers: { 'retry-after': '5' },
+      });
     }
     const session = new HttpSession(
       mintSessionId(),
       auth === undefined ? undefined : this.#principalOf(auth),
       this.#config,
     );
-    this.#sessions.set(session.sessionId, session);
-    this.#startSweeper();
+    this.#sessions.add(session);
     try {
       session.peer = await this.#server.connect(session, { fixEra: true });
     } catch (error) {
-      this.#sessions.delete(session.sessionId);
+      this.#sessions.forget(session);
       throw error;
     }
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
@@ -431,7 +442,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     let headers: Record<string, string> | undefined;
     if ('error' in response && response.error !== undefined) {
       // A failed initialize leaves no session behind.
-      await this.#end(session);
+      await this.#sessions.end(session);
     } else {
       headers = { 'mcp-session-id': session.sessionId };
     }
@@ -468,6 +479,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
           session,
           mode: 'json',
           keepAliveMs: 0,
+          maxBufferedBytes: this.#maxBufferedBytes,
           modern: false,
           request,
         });
@@ -494,6 +506,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       session,
       mode: this.#mode,
       keepAliveMs: this.#keepAliveMs,
+      maxBufferedBytes: this.#maxBufferedBytes,
       modern: false,
       request,
     });
@@ -533,7 +546,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     if (refused !== undefined) return refused;
     const session = this.#sessionFor(request, auth);
     if (session instanceof Response) return session;
-    await this.#end(session);
+    await this.#sessions.end(session);
     return reply(200);
   }
 
@@ -560,7 +573,8 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     if (id === null) {
       return errorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
     }
-    const session = isWellFormedSessionId(id) ? this.#sessions.get(id) : undefined;
+    const session = isWellFormedSessionId(id) ? this.#sessions.find(id) : undefined;
+    if (session === 'expired') return errorResponse(404, -32000, 'Session not found: it expired; initialize again');
     if (
       session === undefined ||
       session.closed ||
@@ -572,43 +586,7 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
         'Session not found: it expired, was deleted, or never existed; initialize again',
       );
     }
-    if (!session.busy && Date.now() - session.lastActive > this.#idleMs) {
-      void this.#end(session);
-      return errorResponse(404, -32000, 'Session not found: it expired; initialize again');
-    }
     return session;
-  }
-
-  async #end(session: HttpSession): Promise<void> {
-    this.#forget(session);
-    if (session.peer !== undefined) await session.peer.close();
-    else await session.close();
-  }
-
-  #forget(session: HttpSession): void {
-    if (this.#sessions.get(session.sessionId) === session) this.#sessions.delete(session.sessionId);
-    if (this.#sessions.size === 0) this.#stopSweeper();
-  }
-
-  #startSweeper(): void {
-    if (this.#sweeper !== undefined || !Number.isFinite(this.#idleMs)) return;
-    const every = Math.max(1000, Math.min(60_000, Math.floor(this.#idleMs / 4)));
-    this.#sweeper = setInterval(() => this.#sweep(), every);
-    (this.#sweeper as { unref?: () => void }).unref?.();
-  }
-
-  #stopSweeper(): void {
-    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
-    this.#sweeper = undefined;
-  }
-
-  #sweep(): void {
-    const now = Date.now();
-    for (const session of [...this.#sessions.values()]) {
-      if (!session.busy && now - session.lastActive > this.#idleMs) {
-        this.#end(session).catch((error) => this.#onError(error));
-      }
-    }
   }
 
   closeSseStream(ctx: { session?: ServerSession | undefined; requestId: RequestId }): boolean {
@@ -623,7 +601,6 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#stopSweeper();
-    await Promise.all([...this.#sessions.values()].map((session) => this.#end(session)));
+    await this.#sessions.endAll();
   }
 }

@@ -25,6 +25,8 @@ export interface SessionConfig {
   readonly eventStore: EventStore | undefined;
   readonly retryMs: number;
   readonly keepAliveMs: number;
+  /** Per SSE stream: what may wait for a client that does not read (see SseWriter). */
+  readonly maxBufferedBytes: number;
   readonly json: boolean;
   readonly onClosed: (session: HttpSession) => void;
   readonly onError: (error: Error) => void;
@@ -40,8 +42,8 @@ interface OutStream {
   pending: number;
   /** Set while a resumed connection replays from an async store: live events wait here. */
   backlog: { data: string; id: string; seq: number }[] | undefined;
-  /** Whether a connection was ever lost (then events must stay in the store until the session ends). */
-  interrupted: boolean;
+  /** The `seq` of this stream's latest event (or priming event): the `previousSeq` of its next one. */
+  lastSeq: number;
 }
 
 class JsonCollector {
@@ -82,7 +84,10 @@ function parseEventId(id: string): { streamId: string; seq: number } | undefined
 export class HttpSession implements Transport {
   readonly sessionId: string;
   readonly principal: string | undefined;
-  /** When the client last did anything (ms since epoch); idle expiry reads it. */
+  /**
+   * When the session last saw a request or delivered an event (ms since epoch); idle expiry reads it. An open stream
+   * that carries nothing does not count.
+   */
   lastActive: number;
   peer: ServerSession | undefined = undefined;
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
@@ -166,18 +171,20 @@ export class HttpSession implements Transport {
     const data = JSON.stringify(message);
     const store = this.#config.eventStore;
     if (store === undefined) {
-      stream.sink?.event(data);
+      this.#deliverEvent(stream, data, undefined);
       if (answers !== undefined) this.#settle(stream, answers);
       return;
     }
     const seq = ++this.#seq;
     const id = `${stream.id}-${seq.toString(36)}`;
+    const previousSeq = stream.lastSeq;
+    stream.lastSeq = seq;
     const deliver = () => {
       if (stream.backlog !== undefined) stream.backlog.push({ data, id, seq });
-      else stream.sink?.event(data, id);
+      else this.#deliverEvent(stream, data, id);
       if (answers !== undefined) this.#settle(stream, answers);
     };
-    const event: StoredEvent = { id, seq, message };
+    const event: StoredEvent = { id, seq, previousSeq, data };
     if (this.#tail === undefined) {
       const stored = store.append(this.sessionId, stream.id, event);
       if (stored === undefined) return deliver();
@@ -198,6 +205,14 @@ export class HttpSession implements Transport {
     return done;
   }
 
+  /** Writes an event to the stream's connection, if it has one; an event that goes out is activity. */
+  #deliverEvent(stream: OutStream, data: string, id: string | undefined): void {
+    const sink = stream.sink;
+    if (sink === undefined || !sink.open) return;
+    sink.event(data, id);
+    this.lastActive = Date.now();
+  }
+
   /** One request of `stream` is answered (or cancelled): the stream ends when none is left. */
   #settle(stream: OutStream, requestId: RequestId): void {
     if (this.#byRequest?.get(requestId) !== stream) return;
@@ -207,24 +222,10 @@ export class HttpSession implements Transport {
       stream.json.finish();
       return;
     }
+    // Its events stay in the store: written is not received, and the client may still resume this stream.
     const sink = stream.sink;
     stream.sink = undefined;
-    if (sink?.open) {
-      sink.close();
-      // Delivered in full on one connection: nothing to resume, so nothing to keep.
-      if (!stream.interrupted) this.#forgetStream(stream.id);
-    }
-  }
-
-  #forgetStream(streamId: string): void {
-    const store = this.#config.eventStore;
-    if (store?.deleteStream === undefined) return;
-    try {
-      const deleted = store.deleteStream(this.sessionId, streamId);
-      if (deleted instanceof Promise) deleted.catch((error) => this.#config.onError(error));
-    } catch (error) {
-      this.#config.onError(error as Error);
-    }
+    if (sink?.open) sink.close();
   }
 
   // ------------------------------------------------------------------ inbound (client → server)
@@ -252,17 +253,17 @@ export class HttpSession implements Transport {
     const json = this.#config.json ? new JsonCollector() : undefined;
     const stream: OutStream = {
       id: (this.#nextStream++).toString(36),
-      sink: json === undefined ? new SseWriter(this.#config.keepAliveMs) : undefined,
+      sink: json === undefined ? new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes) : undefined,
       json,
       pending: requests,
       backlog: undefined,
-      interrupted: false,
+      lastSeq: 0,
     };
     for (const message of messages) if ('method' in message && 'id' in message) this.#byRequest.set(message.id, stream);
     const sink = stream.sink;
     if (sink !== undefined) {
       sink.onCancel = () => this.#detach(stream, sink);
-      this.#prime(sink, stream.id);
+      this.#prime(sink, stream);
     }
     for (const message of messages) this.#deliver(message, info);
     if (json !== undefined) {
@@ -289,7 +290,7 @@ export class HttpSession implements Transport {
       json,
       pending: 1,
       backlog: undefined,
-      interrupted: false,
+      lastSeq: 0,
     };
     this.#byRequest.set(message.id, stream);
     this.#deliver(message, info);
@@ -300,9 +301,9 @@ export class HttpSession implements Transport {
     });
   }
 
-  /** Whether the client has requests in flight or a connection open (then the session is not idle). */
+  /** Whether requests of the client are in flight (then the session is not idle, however long they run). */
   get busy(): boolean {
-    return (this.#byRequest !== undefined && this.#byRequest.size > 0) || this.connected;
+    return this.#byRequest !== undefined && this.#byRequest.size > 0;
   }
 
   #deliver(message: JsonRpcMessage, info: MessageInfo): void {
@@ -319,17 +320,23 @@ export class HttpSession implements Transport {
   }
 
   /** The priming event: an id (and retry) before anything else, so a client can resume even an empty stream. */
-  #prime(sink: SseWriter, streamId: string): void {
+  #prime(sink: SseWriter, stream: OutStream): void {
     if (this.#config.eventStore === undefined) return;
     const seq = ++this.#seq;
-    sink.event('', `${streamId}-${seq.toString(36)}`, '', this.#config.retryMs);
+    stream.lastSeq = seq;
+    sink.event('', `${stream.id}-${seq.toString(36)}`, '', this.#config.retryMs);
   }
 
   #detach(stream: OutStream, sink: SseWriter): void {
     if (stream.sink !== sink) return;
     stream.sink = undefined;
-    stream.interrupted = true;
-    this.lastActive = Date.now();
+    if (sink.overflowed) {
+      this.#config.onError(
+        new Error(
+          `Session ${this.sessionId}: SSE stream ${stream.id} closed, its client read nothing while ${this.#config.maxBufferedBytes} bytes waited (maxBufferedBytes); it may resume with Last-Event-ID`,
+        ),
+      );
+    }
   }
 
   /** GET: the standalone stream, or the resumption of any stream after `Last-Event-ID`. */
@@ -347,10 +354,10 @@ export class HttpSession implements Transport {
         json: undefined,
         pending: 0,
         backlog: undefined,
-        interrupted: false,
+        lastSeq: 0,
       };
       const sink = this.#attach(stream);
-      this.#prime(sink, STANDALONE);
+      this.#prime(sink, stream);
       return new Response(sink.stream, { status: 200, headers });
     }
     const store = this.#config.eventStore;
@@ -361,25 +368,30 @@ export class HttpSession implements Transport {
       });
     }
     const live = this.#findStream(parsed.streamId);
-    const sink = new SseWriter(this.#config.keepAliveMs);
+    const sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes);
     // Live events wait while the store replays, then go out after it, skipping any the replay already covered.
     if (live !== undefined) live.backlog ??= [];
-    let replayed: readonly StoredEvent[] | undefined;
+    let replayed: readonly StoredEvent[];
     try {
       replayed = await store.replayAfter(this.sessionId, parsed.streamId, parsed.seq);
     } catch (error) {
       if (live !== undefined) live.backlog = undefined;
       throw error;
     }
-    if (replayed === undefined) {
-      this.#config.onError(
-        new Error(`Session ${this.sessionId}: events after ${lastEventId} were evicted from the event store`),
-      );
-    }
     let lastSeq = parsed.seq;
-    for (const event of replayed ?? []) {
-      sink.event(JSON.stringify(event.message), event.id);
+    let gap = replayed.length === 0 ? live === undefined || live.lastSeq > lastSeq : false;
+    for (const event of replayed) {
+      if (event.previousSeq > lastSeq) gap = true;
+      sink.event(event.data, event.id);
       lastSeq = event.seq;
+    }
+    if (gap) {
+      // Evicted by the store's retention policy (or the stream is unknown): the client gets what is left.
+      this.#config.onError(
+        new Error(
+          `Session ${this.sessionId}: some events after ${lastEventId} are no longer in the event store; the resumed stream has a gap`,
+        ),
+      );
     }
     if (live === undefined || (live.pending === 0 && live.id !== STANDALONE)) {
       sink.close();
@@ -401,7 +413,7 @@ export class HttpSession implements Transport {
     return undefined;
   }
 
-  #attach(stream: OutStream, sink = new SseWriter(this.#config.keepAliveMs)): SseWriter {
+  #attach(stream: OutStream, sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes)): SseWriter {
     const previous = stream.sink;
     // A client that reconnects wins over a connection it may have abandoned half-open.
     if (previous !== undefined) {
@@ -423,7 +435,6 @@ export class HttpSession implements Transport {
     if (stream?.sink === undefined || this.#config.eventStore === undefined) return false;
     const sink = stream.sink;
     stream.sink = undefined;
-    stream.interrupted = true;
     sink.close();
     return true;
   }
@@ -434,7 +445,6 @@ export class HttpSession implements Transport {
     if (stream?.sink === undefined) return false;
     const sink = stream.sink;
     stream.sink = undefined;
-    stream.interrupted = true;
     sink.close();
     return true;
   }

@@ -13,7 +13,7 @@ import { requestInfoOf } from './request-info';
 import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
 import { type HostOriginOptions, HostOriginPolicy } from './security';
 import { isWellFormedSessionId, mintSessionId } from './session-id';
-import { SSE_HEADERS, SseWriter } from './sse';
+import { DEFAULT_MAX_BUFFERED_BYTES, SSE_HEADERS, SseWriter } from './sse';
 
 // The 2024-11-05 HTTP+SSE transport, for clients that predate Streamable HTTP: GET opens an SSE stream whose first
 // event (`endpoint`) names the URL to POST messages to; everything the server sends travels on that one stream.
@@ -26,6 +26,11 @@ export interface SseHandlerOptions extends HostOriginOptions {
   maxBodyBytes?: number;
   /** SSE keep-alive comment interval in ms; 0 turns them off. Default 15 000. */
   keepAliveMs?: number;
+  /**
+   * What the stream may hold for a client that does not read it; past it the stream is closed (which ends the
+   * session: 2024-11-05 has no resumption). Default 1 MiB.
+   */
+  maxBufferedBytes?: number;
   /** At most this many open streams. Default 10 000. */
   maxSessions?: number;
   /**
@@ -105,6 +110,7 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
   const endpoint = options.endpoint ?? '/messages';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const maxSessions = options.maxSessions ?? 10_000;
   const principalOf = options.principalOf ?? defaultPrincipal;
   const authorize = options.authorize;
@@ -116,7 +122,7 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
       return errorResponse(503, -32000, `Service Unavailable: too many sessions (${maxSessions})`);
     }
     const sessionId = mintSessionId();
-    const sink = new SseWriter(keepAliveMs);
+    const sink = new SseWriter(keepAliveMs, maxBufferedBytes);
     const transport = new SseSessionTransport(sessionId, auth === undefined ? undefined : principalOf(auth), sink, () =>
       sessions.delete(sessionId),
     );

@@ -23,6 +23,8 @@ export interface StatelessRun {
   readonly session: ServerSession | undefined;
   readonly mode: ResponseMode;
   readonly keepAliveMs: number;
+  /** What an SSE response may hold for a client that does not read (see SseWriter). */
+  readonly maxBufferedBytes: number;
   /** 2026-07-28: protocol errors get HTTP statuses (404 for -32601, 400 for envelope and header errors). */
   readonly modern: boolean;
   /** The HTTP request: the run is aborted when its client goes away. */
@@ -67,7 +69,7 @@ export function runStateless(run: StatelessRun): Promise<Reply> {
       : (notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => {
           if (sink === undefined) {
             // Something comes before the response: the answer becomes an SSE stream the response will end.
-            const writer = new SseWriter(run.keepAliveMs);
+            const writer = new SseWriter(run.keepAliveMs, run.maxBufferedBytes);
             writer.onCancel = () => controller.abort(new Error('The client closed the response stream'));
             sink = writer;
             settle(reply(200, SSE_HEADERS, undefined, writer));

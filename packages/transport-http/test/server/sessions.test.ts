@@ -129,6 +129,44 @@ describe('legacy sessions', () => {
     await handler.close();
   });
 
+  // Regression (issue 12, defect 3): an open GET stream counted as activity, so a client that opened one and went
+  // away (or never read it) kept its session alive forever.
+  it('expires a session whose only sign of life is an open GET stream (fake time)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'Date'] });
+    const { handler } = handlerFor({ sessionIdleTimeoutMs: 60_000 });
+    const { sessionId } = await initialize(handler);
+    const stream = await handler.handle(get(session(sessionId!)));
+    expect(stream.status).toBe(200);
+    const primed = await readEvents(stream, { until: (event) => event.data === '' });
+    await vi.advanceTimersByTimeAsync(60_000 + 20_000);
+    expect(handler.sessionCount).toBe(0);
+    // The stream ended with the session, and the id is gone.
+    const rest = await primed.reader.read();
+    expect(rest.done).toBe(true);
+    const gone = await handler.handle(post(request('ping'), session(sessionId!)));
+    expect(gone.status).toBe(404);
+    await handler.close();
+  });
+
+  it('keeps a session alive while events are delivered on its GET stream (fake time)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'Date'] });
+    const { handler, server } = handlerFor({ sessionIdleTimeoutMs: 60_000 });
+    const { sessionId } = await initialize(handler);
+    const stream = await handler.handle(get(session(sessionId!)));
+    const reader = stream.body!.getReader();
+    const peer = [...server.server.sessions].find(
+      (candidate) => (candidate.transport as { sessionId?: string } | undefined)?.sessionId === sessionId,
+    )!;
+    for (let minute = 0; minute < 4; minute++) {
+      await vi.advanceTimersByTimeAsync(40_000);
+      await peer.notify('notifications/message', { level: 'info', data: { minute } });
+      expect((await reader.read()).done).toBe(false);
+    }
+    expect(handler.sessionCount).toBe(1);
+    await reader.cancel();
+    await handler.close();
+  });
+
   it('caps the number of sessions (503 beyond)', async () => {
     const { handler } = handlerFor({ maxSessions: 2 });
     await initialize(handler);

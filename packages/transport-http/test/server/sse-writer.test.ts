@@ -7,11 +7,17 @@ import { type SseTarget, SseWriter } from '../../src/server/sse';
 class RecordingTarget implements SseTarget {
   readonly writes: string[] = [];
   ended = 0;
+  destroyed = 0;
+  /** What the "socket" has not sent yet: tests set it to play a client that does not read. */
+  bufferedBytes = 0;
   write(text: string): void {
     this.writes.push(text);
   }
   end(): void {
     this.ended++;
+  }
+  destroy(): void {
+    this.destroyed++;
   }
 }
 
@@ -111,5 +117,89 @@ describe('SseWriter', () => {
     for (let i = 0; i < 100 && target.writes.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     writer.close();
     expect(target.writes[0]).toBe(': keep-alive\n\n');
+  });
+
+  it('keep-alive comments wait while anything is unsent', async () => {
+    const writer = new SseWriter(5);
+    const target = new RecordingTarget();
+    target.bufferedBytes = 10;
+    writer.attach(target);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(target.writes).toEqual([]);
+    writer.close();
+  });
+});
+
+// Issue 12, defect 2: a client that never read its stream made the server buffer without bound.
+describe('SseWriter back-pressure', () => {
+  it('an attached target whose buffer reached the bound is destroyed at the next event, and onCancel runs', () => {
+    const writer = new SseWriter(0, 100);
+    const target = new RecordingTarget();
+    writer.attach(target);
+    let cancelled = 0;
+    writer.onCancel = () => cancelled++;
+    target.bufferedBytes = 99;
+    writer.event('fits: the bound is not reached yet');
+    expect(target.writes).toHaveLength(1);
+    target.bufferedBytes = 100;
+    writer.event('one too many');
+    expect(target.writes).toHaveLength(1);
+    expect(target.destroyed).toBe(1);
+    expect(target.ended).toBe(0);
+    expect(writer.overflowed).toBe(true);
+    expect(writer.open).toBe(false);
+    expect(cancelled).toBe(1);
+    writer.close();
+    writer.event('later');
+    expect(target.writes).toHaveLength(1);
+    expect(cancelled).toBe(1);
+  });
+
+  it('a web stream nobody reads errors past the bound and lets go of its queue', async () => {
+    const writer = new SseWriter(0, 1_000);
+    const stream = writer.stream;
+    let cancelled = 0;
+    writer.onCancel = () => cancelled++;
+    const data = 'x'.repeat(300);
+    for (let i = 0; i < 4; i++) writer.event(data);
+    expect(writer.overflowed).toBe(false);
+    expect(writer.bufferedBytes).toBeGreaterThanOrEqual(1_000);
+    writer.event(data);
+    expect(writer.overflowed).toBe(true);
+    expect(cancelled).toBe(1);
+    expect(writer.bufferedBytes).toBe(0);
+    await expect(stream.getReader().read()).rejects.toThrow(/maxBufferedBytes/);
+  });
+
+  it('a web stream that is read never overflows', async () => {
+    const writer = new SseWriter(0, 1_000);
+    const reader = writer.stream.getReader();
+    const data = 'x'.repeat(300);
+    let bytes = 0;
+    for (let i = 0; i < 100; i++) {
+      writer.event(data);
+      const { value } = await reader.read();
+      bytes += value!.byteLength;
+    }
+    writer.close();
+    expect(writer.overflowed).toBe(false);
+    expect(bytes).toBe(100 * 'event: message\ndata: \n\n'.length + 100 * 300);
+  });
+
+  it('text written before any reader counts too: the late reader sees the failure', async () => {
+    const late = new SseWriter(0, 500);
+    for (let i = 0; i < 3; i++) late.event('x'.repeat(300));
+    expect(late.overflowed).toBe(true);
+    await expect(late.stream.getReader().read()).rejects.toThrow(/maxBufferedBytes/);
+    const attached = new SseWriter(0, 500);
+    for (let i = 0; i < 3; i++) attached.event('x'.repeat(300));
+    const target = new RecordingTarget();
+    attached.attach(target);
+    expect(target.writes).toEqual([]);
+    expect(target.destroyed).toBe(1);
+  });
+
+  it('refuses a bound below 1', () => {
+    expect(() => new SseWriter(0, 0)).toThrow(RangeError);
   });
 });

@@ -153,12 +153,18 @@ describe('legacy streams', () => {
     await handler.close();
   });
 
-  it('keeps nothing in the event store for streams delivered in full', async () => {
+  it('keeps a stream written in full replayable until the session ends (written is not received)', async () => {
     const store = new InMemoryEventStore();
     const { handler } = handlerFor({ eventStore: store });
     const { sessionId } = await initialize(handler);
-    const response = await handler.handle(post(request('tools/list'), session(sessionId!)));
-    await readEvents(response);
+    const response = await handler.handle(post(request('tools/list', {}, 'kept'), session(sessionId!)));
+    const { events } = await readEvents(response);
+    expect(store.size).toBe(1);
+    // The client lost the connection before reading the response: it resumes from the priming event.
+    const resumed = await handler.handle(get({ ...session(sessionId!), 'last-event-id': events[0]!.id! }));
+    expect(messagesOf((await readEvents(resumed)).events).map((m: Loose) => m.id)).toEqual(['kept']);
+    const deleted = await handler.handle(get(session(sessionId!), 'DELETE'));
+    expect(deleted.status).toBe(200);
     expect(store.size).toBe(0);
     await handler.close();
   });

@@ -12,6 +12,8 @@ import { refuseUpgrade, type UpgradeRefusal, upgradeRefusalOf } from './upgrade-
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** The default ping interval: 30 s (a connection that missed a pong by the next ping is terminated). */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+/** The default cap on open connections (each one is a session): 10 000, as the HTTP transport's `maxSessions`. */
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
 
 /** Options for `createWebSocketServer`. */
 export interface WebSocketServerOptions {
@@ -35,6 +37,8 @@ export interface WebSocketServerOptions {
   heartbeatIntervalMs?: number;
   /** Per-connection back-pressure bound (see `WebSocketServerTransport`). Default 1 MiB. */
   maxBufferedBytes?: number;
+  /** At most this many open connections (each is a session); an upgrade beyond gets 503. Default 10 000. */
+  maxConnections?: number;
   /**
    * Runs at upgrade time. Return the identity (handlers see it as `ctx.auth`), `undefined` for an anonymous
    * connection, or a refusal: an {@link UpgradeRefusal} (`{ status, headers, body }`, e.g. a 401 with
@@ -90,6 +94,7 @@ export async function createWebSocketServer(
     options.allowedOrigins === undefined ? undefined : new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const heartbeatMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const report = (error: Error) => options.onerror?.(error);
 
   const owned = options.server === undefined;
@@ -115,6 +120,10 @@ export async function createWebSocketServer(
       // Attached next to other WebSocket endpoints: theirs to answer.
       if (!owned && httpServer.listenerCount('upgrade') > 1) return;
       refuse(socket, 404, `Not Found: MCP over WebSocket is served at ${path}`);
+      return;
+    }
+    if (wss.clients.size >= maxConnections) {
+      refuse(socket, 503, `Service Unavailable: too many connections (${maxConnections})`, { maxConnections });
       return;
     }
     const origin = request.headers.origin;
