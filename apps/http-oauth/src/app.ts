@@ -103,7 +103,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     scopesSupported: [...SCOPES],
     resourceName: 'mcpkit OAuth sample',
   });
-  const mcp = createStreamableHttpHandler(createMcpServer(), { authorize: bearer.authorize });
+  const server = createMcpServer();
+  server.use(bearer.middleware); // per-tool scopes: a refusal is an HTTP 403 with the challenge, before anything runs
+  const mcp = createStreamableHttpHandler(server);
   const protectedMcp = bearer.protect(mcp);
 
   return {

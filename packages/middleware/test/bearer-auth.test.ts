@@ -1,4 +1,5 @@
 import type { AuthInfo, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import { McpServer } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import {
   AuthConfigError,
@@ -157,38 +158,91 @@ describe('createBearerAuth: authenticate', async () => {
   });
 });
 
-describe('createBearerAuth: authorize (per-tool scopes, step-up)', () => {
+describe('createBearerAuth: middleware (per-tool, per-prompt, per-resource scopes, step-up)', () => {
   const bearer = createBearerAuth({
     resource: RESOURCE,
     verifier: { verify: async (token) => ({ token }) },
     requiredScopes: ['mcp:tools'],
-    toolScopes: { delete_file: ['files:write'], constructor_tool: [] },
+    toolScopes: { delete_file: ['files:write'], constructor_tool: [], 'admin_*': ['admin'] },
+    promptScopes: { secrets: ['secrets:read'] },
+    resourceScopes: { 'file:///private/*': ['files:read'] },
   });
   const reader: AuthInfo = { token: 't', scopes: ['mcp:tools'] };
   const writer: AuthInfo = { token: 't', scopes: ['mcp:tools', 'files:write'] };
+  const server = new McpServer({ name: 'scoped', version: '1.0.0' });
+  for (const name of ['echo', 'constructor', 'delete_file', 'admin_reset']) {
+    server.registerTool(name, {}, () => ({ content: [{ type: 'text', text: name }] }));
+  }
+  server.registerPrompt('secrets', {}, () => ({ messages: [] }));
+  server.registerResource('private', 'file:///private/a.txt', {}, (uri) => ({ contents: [{ uri, text: 'a' }] }));
+  server.use(bearer.middleware);
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const run = async (method: string, params: Record<string, unknown>, auth: AuthInfo | undefined) => {
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } };
+    const response = (await server.handle(request, { info: auth === undefined ? {} : { auth } })) as {
+      result?: unknown;
+      error?: { code: number; message: string; data: Record<string, unknown> };
+    };
+    return response;
+  };
 
-  it('lets through tools without extra scopes, other methods, and a token with the scopes', () => {
-    expect(bearer.authorize(toolCall('echo'), reader)).toBeUndefined();
-    expect(bearer.authorize(toolCall('constructor'), reader)).toBeUndefined();
-    expect(bearer.authorize({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, reader)).toBeUndefined();
-    expect(bearer.authorize(toolCall('delete_file'), writer)).toBeUndefined();
+  it('lets through tools without extra scopes, other methods, and a token with the scopes', async () => {
+    expect((await run('tools/call', toolCall('echo').params as never, reader)).result).toBeDefined();
+    expect((await run('tools/call', toolCall('constructor').params as never, reader)).result).toBeDefined();
+    expect((await run('tools/list', {}, reader)).result).toBeDefined();
+    expect((await run('tools/call', toolCall('delete_file').params as never, writer)).result).toBeDefined();
   });
 
-  it('answers 403 insufficient_scope with every scope the call needs', async () => {
-    const response = bearer.authorize(toolCall('delete_file'), reader)!;
-    expect(response.status).toBe(403);
-    expect(challengeOf(response)).toMatchObject({
+  it('refuses 403 insufficient_scope naming every scope the call needs, with the HTTP status and challenge', async () => {
+    const { error } = await run('tools/call', toolCall('delete_file').params as never, reader);
+    expect(error).toMatchObject({
+      code: 403,
+      data: {
+        error: 'insufficient_scope',
+        scopes: ['mcp:tools', 'files:write'],
+        missingScopes: ['files:write'],
+        tool: 'delete_file',
+        httpStatus: 403,
+      },
+    });
+    expect(error!.message).toMatch(/files:write/);
+    const challenge = (error!.data.httpHeaders as Record<string, string>)['www-authenticate']!;
+    expect(challengeOf(new Response(null, { headers: { 'www-authenticate': challenge } }))).toMatchObject({
       error: 'insufficient_scope',
       scope: 'mcp:tools files:write',
       resource_metadata: METADATA_URL,
     });
-    expect((await response.json()).error_description).toMatch(/files:write/);
   });
 
-  it('answers 401 with the needed scope when no identity came with the call', () => {
-    const response = bearer.authorize(toolCall('delete_file'), undefined)!;
-    expect(response.status).toBe(401);
-    expect(challengeOf(response).scope).toBe('mcp:tools files:write');
+  it('refuses 401 with the needed scope when no identity came with the call', async () => {
+    const { error } = await run('tools/call', toolCall('delete_file').params as never, undefined);
+    expect(error).toMatchObject({ code: 401, data: { error: 'unauthorized', scopes: ['mcp:tools', 'files:write'] } });
+  });
+
+  it('checks tools by glob, prompts by name and resources by URI glob', async () => {
+    expect((await run('tools/call', toolCall('admin_reset').params as never, reader)).error?.data).toMatchObject({
+      tool: 'admin_reset',
+      missingScopes: ['admin'],
+    });
+    expect((await run('prompts/get', { name: 'secrets' }, reader)).error?.data).toMatchObject({
+      prompt: 'secrets',
+      missingScopes: ['secrets:read'],
+    });
+    expect((await run('resources/read', { uri: 'file:///private/a.txt' }, reader)).error?.data).toMatchObject({
+      resource: 'file:///private/a.txt',
+      missingScopes: ['files:read'],
+    });
+    const full: AuthInfo = { token: 't', scopes: ['mcp:tools', 'secrets:read', 'files:read'] };
+    expect((await run('prompts/get', { name: 'secrets' }, full)).result).toBeDefined();
+    expect((await run('resources/read', { uri: 'file:///private/a.txt' }, full)).result).toBeDefined();
+  });
+
+  it("refuses every request once a long-lived connection's token expired", async () => {
+    const expired: AuthInfo = { token: 't', scopes: ['mcp:tools'], expiresAt: Math.floor(Date.now() / 1000) - 1 };
+    expect((await run('tools/list', {}, expired)).error).toMatchObject({ code: 401, data: { error: 'invalid_token' } });
   });
 });
 

@@ -1,5 +1,5 @@
 // Bearer auth in front of the legacy HTTP+SSE handler: the stream and every POST authenticated, the session owned by
-// the identity that opened it, per-tool scopes through the same authorize hook as Streamable HTTP.
+// the identity that opened it, per-tool scopes through the same middleware as every transport.
 import { createSseHandler, type SseHandler } from '@mcpkit/transport-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBearerAuth, createJwtVerifier } from '../src/index';
@@ -53,7 +53,8 @@ describe('bearer auth in front of createSseHandler', async () => {
       ...PROTECTED_SCOPES,
       verifier: createJwtVerifier({ issuer: ISSUER, keySet: issuer.jwks }),
     });
-    const sse = createSseHandler(server, { authorize: bearer.authorize, keepAliveMs: 0 });
+    server.use(bearer.middleware);
+    const sse = createSseHandler(server, { keepAliveMs: 0 });
     handlers.push(sse);
     return { handler: bearer.protect(sse), ran };
   }

@@ -36,7 +36,8 @@ function setup(issuer: TestIssuer) {
     ...PROTECTED_SCOPES,
     verifier: createJwtVerifier({ issuer: ISSUER, keySet: issuer.jwks }),
   });
-  const endpoint = createStreamableHttpHandler(server, { responseMode: 'json', authorize: bearer.authorize });
+  server.use(bearer.middleware);
+  const endpoint = createStreamableHttpHandler(server, { responseMode: 'json' });
   return { server, bearer, endpoint, handler: bearer.protect(endpoint), ran };
 }
 
@@ -77,13 +78,13 @@ describe('bearer auth in front of createStreamableHttpHandler', async () => {
     expect((await response.json()).result.content[0].text).toBe('alice app mcp:tools modern');
   });
 
-  it('steps up per tool: 403 insufficient_scope from the authorize hook, then success with the scope', async () => {
+  it('steps up per tool: 403 insufficient_scope from the middleware, then success with the scope', async () => {
     const { handler, ran } = made();
     const refused = await handler.handle(post(modernCall('delete_file'), bearerHeader(reader)));
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
     expect(refused.headers.get('www-authenticate')).toMatch(/scope="mcp:tools files:write"/);
-    expect(await refused.json()).toMatchObject({ error: 'insufficient_scope' });
+    expect(await refused.json()).toMatchObject({ error: { code: 403, data: { error: 'insufficient_scope' } } });
     expect(ran).toEqual([]);
     const allowed = await handler.handle(post(modernCall('delete_file'), bearerHeader(writer)));
     expect((await allowed.json()).result.content[0].text).toBe('deleted');
@@ -100,17 +101,23 @@ describe('bearer auth in front of createStreamableHttpHandler', async () => {
     expect(ran).toEqual([]);
   });
 
-  it('checks the tool scope of legacy requests too, and refuses a whole batch on its first refusal', async () => {
+  it('checks the tool scope of legacy requests too: a single call gets HTTP 403, each call of a batch its own answer', async () => {
     const { handler, ran } = made();
     const init = await handler.handle(post(legacyInitialize('2025-03-26'), bearerHeader(reader)));
     const sessionId = init.headers.get('mcp-session-id')!;
     const headers = { ...bearerHeader(reader), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
-    const batch = await handler.handle(post([legacyCall('whoami'), legacyCall('delete_file')], headers));
-    expect(batch.status).toBe(403);
-    expect(batch.headers.get('www-authenticate')).toMatch(/scope="mcp:tools files:write"/);
+    const refused = await handler.handle(post(legacyCall('delete_file'), headers));
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(/scope="mcp:tools files:write"/);
     expect(ran).toEqual([]);
-    const single = await handler.handle(post(legacyCall('whoami'), headers));
-    expect((await single.json()).result.content[0].text).toBe('alice app mcp:tools legacy');
+    // A batch is checked call by call (nothing can be smuggled past the check): the refused one gets its error.
+    const calls = [legacyCall('whoami'), legacyCall('delete_file')];
+    const batch = await handler.handle(post(calls, headers));
+    expect(batch.status).toBe(200);
+    const answers: { id: number; result?: unknown; error?: { code: number } }[] = await batch.json();
+    const byId = new Map(answers.map((answer) => [answer.id, answer.error?.code ?? 'ok']));
+    expect(calls.map((call) => byId.get(call.id))).toEqual(['ok', 403]);
+    expect(ran).toEqual(['whoami']);
   });
 
   it("binds a legacy session to its identity: another identity's token gets 404 for that session id", async () => {

@@ -1,4 +1,5 @@
 import type { ClientContext } from '@mcpkit/client';
+import { JsonRpcError } from '@mcpkit/jsonrpc-core';
 import { McpServer, type ServerContext } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Connected, connectOn, PATHS, type Path, pathName } from '../src/paths';
@@ -58,6 +59,13 @@ function makeServer(probe: Probe): McpServer {
   mcp.use((ctx: ServerContext, next) => {
     probe.server.push(`${ctx.kind} ${ctx.method} ${ctx.era ?? '-'}`);
     ctx.set('tag', 'from-middleware');
+    if (ctx.kind === 'request' && ctx.params?.name === 'limited') {
+      throw new JsonRpcError(-31029, 'Slow down', {
+        retryAfterMs: 2000,
+        httpStatus: 429,
+        httpHeaders: { 'retry-after': '2' },
+      });
+    }
     return next();
   });
   mcp.useOutbound((message, next) => {
@@ -143,6 +151,22 @@ describe.each(PATHS.map((path) => [pathName(path), path] as const))('%s', (_name
       expect(probe.client).toContain('in request roots/list');
     } else {
       expect(probe.client).toEqual(expect.arrayContaining(['out tools/call round=0', 'out tools/call round=1']));
+    }
+  });
+
+  it('a refusal before the handler is an HTTP status on HTTP paths and the JSON-RPC error elsewhere', async () => {
+    const { client } = await setUp(path);
+    const error = (await client.callTool({ name: 'limited' }).catch((caught: unknown) => caught)) as {
+      code?: unknown;
+      data?: Record<string, unknown>;
+      message: string;
+    };
+    // The same error on every path: over HTTP the transport answered with the refusal's status (429, Retry-After)
+    // and its JSON-RPC error body, which the client transport reads back.
+    if (path.transport === 'legacy-sse') {
+      expect(error.message).toMatch(/429/);
+    } else {
+      expect(error).toMatchObject({ code: -31029, data: { retryAfterMs: 2000 } });
     }
   });
 });

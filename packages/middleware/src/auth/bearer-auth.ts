@@ -1,8 +1,8 @@
-import type { AuthInfo, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import type { AuthInfo } from '@mcpkit/jsonrpc-core';
 import type { ServerMiddleware } from '@mcpkit/server';
 import { type AuthRefusal, authRefusal, BuiltRefusal, refusalResponse } from './auth-responses';
 import type { BearerErrorData } from './bearer-errors';
-import { bearerRefusal, createBearerMiddleware } from './bearer-middleware';
+import { createBearerMiddleware } from './bearer-middleware';
 import { type BearerTokenResult, readBearerToken } from './bearer-token';
 import { AuthConfigError, TokenVerificationError } from './errors';
 import { type NodeRequestLike, readNodeBearerToken } from './node-request';
@@ -24,8 +24,7 @@ export interface BearerAuthOptions {
   /**
    * Extra scopes per tool, checked on `tools/call` (step-up: the client is told with a 403 which scopes to get), by
    * exact name or glob (`delete_*`). Checked by `bearer.middleware` (install it with `mcp.use(bearer.middleware)`:
-   * every transport runs it) and, on Streamable HTTP and legacy SSE, by the handlers' `authorize` hook
-   * (`bearer.authorize`) so the refusal is an HTTP 403 before anything runs.
+   * every transport runs it; over HTTP the refusal is an HTTP 403 with the challenge, before anything runs).
    */
   toolScopes?: ScopeRules;
   /** Extra scopes per prompt, checked on `prompts/get` (by name or glob), as `toolScopes`. */
@@ -82,12 +81,6 @@ export interface BearerAuth {
    */
   readonly middleware: ServerMiddleware;
   /**
-   * The same check as {@link BearerAuth.middleware}, as the `authorize` hook of `createStreamableHttpHandler` and
-   * `createSseHandler`: the refusal becomes the HTTP answer (401/403 with `WWW-Authenticate`) before anything runs.
-   * A plain function.
-   */
-  readonly authorize: (message: JsonRpcRequest, auth: AuthInfo | undefined) => Response | undefined;
-  /**
    * `authenticate` for `createWebSocketServer` (refusals at the upgrade). Per-request checks are
    * {@link BearerAuth.middleware}: install it on the server as well.
    *
@@ -119,7 +112,8 @@ function nowSeconds(): number {
  *   requiredScopes: ['mcp:tools'],
  *   toolScopes: { delete_file: ['files:write'] },
  * });
- * const mcp = bearer.protect(createStreamableHttpHandler(server, { authorize: bearer.authorize }));
+ * server.use(bearer.middleware); // per-tool scopes on every transport (HTTP: 403 before anything runs)
+ * const mcp = bearer.protect(createStreamableHttpHandler(server));
  * // export default { fetch: (request) => mcp.handle(request) };
  */
 export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
@@ -206,20 +200,6 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
   const authenticateNode = (request: NodeRequestLike): Promise<AuthInfo | AuthRefusal> =>
     check(readNodeBearerToken(request), undefined);
 
-  const authorize = (message: JsonRpcRequest, auth: AuthInfo | undefined): Response | undefined => {
-    const refusal = bearerRefusal(checkConfig, message.method, message.params, auth);
-    if (refusal === undefined) return undefined;
-    const data = refusal.data as BearerErrorData;
-    return new Response(JSON.stringify({ error: data.error, error_description: refusal.message }), {
-      status: refusal.code,
-      headers: {
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-        'www-authenticate': data.wwwAuthenticate,
-      },
-    });
-  };
-
   const middleware = createBearerMiddleware(checkConfig);
   const webSocket: BearerWebSocketOptions = Object.freeze({ authenticate: authenticateNode });
 
@@ -245,7 +225,6 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     resourceMetadataUrl,
     authenticate,
     authenticateNode,
-    authorize,
     middleware,
     forWebSocket: () => webSocket,
     protect,

@@ -22,7 +22,8 @@ export type ExpressMiddlewareOptions = NodeHandlerOptions;
  * @example
  * // With @mcpkit/middleware's bearer auth: refusals (401/403 with WWW-Authenticate) are written as they are.
  * const bearer = createBearerAuth({ resource: 'https://mcp.example.com/mcp', verifier });
- * const mcp = createStreamableHttpHandler(server, { authorize: bearer.authorize });
+ * server.use(bearer.middleware); // per-tool scopes (HTTP 403 before anything runs)
+ * const mcp = createStreamableHttpHandler(server);
  * app.all('/mcp', createExpressMiddleware(mcp, { auth: (_req, request) => bearer.authenticate(request) }));
  */
 export function createExpressMiddleware(

@@ -87,17 +87,6 @@ export interface StreamableHttpHandlerOptions extends HostOriginOptions {
   toolHeaderParams?: (
     toolName: string,
   ) => readonly McpHeaderParam[] | undefined | Promise<readonly McpHeaderParam[] | undefined>;
-  /**
-   * Decides, for each parsed JSON-RPC request just before it is dispatched, whether its identity may make it: return
-   * a `Response` to refuse (a 403 `insufficient_scope` for step-up, say), `undefined` to let it through. In a batch
-   * the first refusal answers the whole POST and nothing in it runs. In 2026-07-28 it runs after the `Mcp-*` headers
-   * were checked against the body, so `params.name` of `tools/call` is also the `Mcp-Name` header.
-   * `@mcpkit/middleware`'s bearer auth provides one for per-tool scopes.
-   */
-  authorize?: (
-    message: JsonRpcRequest,
-    auth: AuthInfo | undefined,
-  ) => Response | undefined | Promise<Response | undefined>;
   /** Problems nobody awaits (event store failures, evicted events). */
   onError?: (error: Error) => void;
 }
@@ -178,7 +167,6 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
   readonly #principalOf: (auth: AuthInfo) => string | undefined;
   readonly #toolHeaderParams: NonNullable<StreamableHttpHandlerOptions['toolHeaderParams']>;
   readonly #onError: (error: Error) => void;
-  readonly #authorize: StreamableHttpHandlerOptions['authorize'];
   readonly #config: SessionConfig;
   readonly #sessions: SessionTable;
   readonly #statelessSessions = new Map<string, ServerSession>();
@@ -195,7 +183,6 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#principalOf = options.principalOf ?? defaultPrincipal;
-    this.#authorize = options.authorize;
     this.#onError =
       options.onError ??
       ((error) => {
@@ -310,10 +297,6 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       this.#notify(message, auth, request, undefined);
       return reply(202);
     }
-    if (this.#authorize !== undefined) {
-      const refused = await this.#authorize(message, auth);
-      if (refused !== undefined) return refused;
-    }
     return runStateless({
       server: this.#server,
       message,
@@ -348,10 +331,6 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       return jsonResponse(400, parsed.error);
     } else {
       messages = [parsed.message];
-    }
-    if (this.#authorize !== undefined) {
-      const refused = await this.#authorizeAll(this.#authorize, messages, auth);
-      if (refused !== undefined) return refused;
     }
     const batch = parsed.batch !== undefined;
     const initialize = messages.find(
@@ -388,19 +367,6 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
   ): void {
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
     this.#server.handleNotification(message, { info, session }).catch((error) => this.#onError(error));
-  }
-
-  async #authorizeAll(
-    authorize: NonNullable<StreamableHttpHandlerOptions['authorize']>,
-    messages: readonly JsonRpcMessage[],
-    auth: AuthInfo | undefined,
-  ): Promise<Response | undefined> {
-    for (const message of messages) {
-      if (!('method' in message) || !('id' in message)) continue;
-      const refused = await authorize(message, auth);
-      if (refused !== undefined) return refused;
-    }
-    return undefined;
   }
 
   #unsupportedVersion(version: string): Response {

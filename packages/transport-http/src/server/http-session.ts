@@ -10,6 +10,8 @@ import type {
 } from '@mcpkit/jsonrpc-core';
 import type { ServerSession } from '@mcpkit/server';
 import type { EventStore, StoredEvent } from './event-store';
+import { HeaderGate } from './header-gate';
+import { httpRefusalOf } from './http-refusal';
 import { type Answer, jsonReply, reply } from './reply';
 import { errorResponse } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse';
@@ -44,6 +46,8 @@ interface OutStream {
   backlog: { data: string; id: string; seq: number }[] | undefined;
   /** The `seq` of this stream's latest event (or priming event): the `previousSeq` of its next one. */
   lastSeq: number;
+  /** Set while a one-request POST holds its headers (see {@link HeaderGate}). */
+  gate?: HeaderGate<Answer> | undefined;
 }
 
 class JsonCollector {
@@ -153,6 +157,17 @@ export class HttpSession implements Transport {
       if (!('id' in message)) return;
       stream = undefined;
     }
+    const gate = stream?.gate;
+    if (gate !== undefined && !gate.settled) {
+      const refusal = response ? httpRefusalOf(message as JsonRpcResponse) : undefined;
+      if (refusal !== undefined) {
+        // Refused before its handler ran: the POST answers with the refusal's own status; nothing goes on a stream.
+        gate.refuse(jsonReply(refusal.status, message, { ...refusal.headers, 'mcp-session-id': this.sessionId }));
+        this.#settle(stream!, (message as JsonRpcResponse).id as RequestId);
+        return;
+      }
+      gate.open();
+    }
     if (stream === undefined) {
       stream = this.#standalone;
       if (stream === undefined) {
@@ -222,6 +237,7 @@ export class HttpSession implements Transport {
       stream.json.finish();
       return;
     }
+    stream.gate?.open();
     // Its events stay in the store: written is not received, and the client may still resume this stream.
     const sink = stream.sink;
     stream.sink = undefined;
@@ -261,20 +277,35 @@ export class HttpSession implements Transport {
     };
     for (const message of messages) if ('method' in message && 'id' in message) this.#byRequest.set(message.id, stream);
     const sink = stream.sink;
+    let delivered = info;
     if (sink !== undefined) {
       sink.onCancel = () => this.#detach(stream, sink);
       this.#prime(sink, stream);
+      if (!batch && requests === 1) {
+        // One request: hold the headers until it is accepted, so a refusal can still be an HTTP status.
+        const gate = new HeaderGate<Answer>();
+        stream.gate = gate;
+        delivered = { ...info, onAccepted: () => gate.open() };
+      }
     }
-    for (const message of messages) this.#deliver(message, info);
+    for (const message of messages) this.#deliver(message, delivered);
     if (json !== undefined) {
       return json.done.then((responses) => {
         if (responses === undefined)
           return errorResponse(404, -32000, 'Session terminated before the response was ready');
         if (responses.length === 0) return reply(202, headers);
+        const refusal = batch ? undefined : httpRefusalOf(responses[0]!);
+        if (refusal !== undefined) return jsonReply(refusal.status, responses[0], { ...refusal.headers, ...headers });
         return jsonReply(200, batch ? responses : responses[0], headers);
       });
     }
-    return reply(200, { ...SSE_HEADERS, ...headers }, undefined, sink);
+    const gate = stream.gate;
+    const streaming = reply(200, { ...SSE_HEADERS, ...headers }, undefined, sink);
+    if (gate === undefined) return streaming;
+    return gate.answer.then((refused) => {
+      stream.gate = undefined;
+      return refused ?? streaming;
+    });
   }
 
   /**
@@ -456,6 +487,7 @@ export class HttpSession implements Transport {
     if (this.#standalone !== undefined) streams.add(this.#standalone);
     this.#byRequest?.clear();
     for (const stream of streams) {
+      stream.gate?.open();
       if (stream.json !== undefined) {
         stream.json.abort();
       } else {

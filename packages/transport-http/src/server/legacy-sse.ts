@@ -1,13 +1,17 @@
 import {
   type AuthInfo,
   type JsonRpcMessage,
-  type JsonRpcRequest,
+  type JsonRpcResponse,
   type MessageInfo,
+  type RequestId,
   type Transport,
+  type TransportSendOptions,
   validateMessage,
 } from '@mcpkit/jsonrpc-core';
 import { McpServer, type Server } from '@mcpkit/server';
 import type { HandleExtra } from './handler';
+import { HeaderGate } from './header-gate';
+import { httpRefusalOf } from './http-refusal';
 import { checkContentType, DEFAULT_MAX_BODY_BYTES, parseErrorResponse, readBodyText } from './request-checks';
 import { requestInfoOf } from './request-info';
 import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
@@ -38,16 +42,6 @@ export interface SseHandlerOptions extends HostOriginOptions {
    * `clientId` and `subject` of the `AuthInfo`, or the token when it has neither (as the Streamable HTTP handler).
    */
   principalOf?: (auth: AuthInfo) => string | undefined;
-  /**
-   * Decides, for each POSTed JSON-RPC request before it reaches the session, whether its identity may make it: return
-   * a `Response` to refuse (it answers the POST, e.g. 403 `insufficient_scope`; nothing is sent on the stream and
-   * nothing runs), `undefined` to let it through. The same hook as the Streamable HTTP handler's:
-   * `@mcpkit/middleware`'s `bearer.authorize` checks per-tool scopes.
-   */
-  authorize?: (
-    message: JsonRpcRequest,
-    auth: AuthInfo | undefined,
-  ) => Response | undefined | Promise<Response | undefined>;
 }
 
 /** The legacy HTTP+SSE endpoints as one web-standard handler: GET opens a stream, POST delivers a message. */
@@ -62,6 +56,8 @@ class SseSessionTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   #closed = false;
+  /** POSTs holding their 202 until their request is accepted (so a refusal can answer the POST itself). */
+  readonly #gates = new Map<RequestId, HeaderGate<Response>>();
 
   constructor(
     readonly sessionId: string,
@@ -72,14 +68,51 @@ class SseSessionTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  send(message: JsonRpcMessage): void {
+  send(message: JsonRpcMessage, options?: TransportSendOptions): void {
     if (this.#closed || !this.sink.open) throw new Error(`SSE session ${this.sessionId} is closed`);
+    const response = !('method' in message);
+    const related = response ? (message as JsonRpcResponse).id : options?.relatedRequestId;
+    const gate = related === undefined || related === null ? undefined : this.#gates.get(related);
+    if (gate !== undefined) {
+      const refusal = response ? httpRefusalOf(message as JsonRpcResponse) : undefined;
+      if (refusal !== undefined && !gate.settled) {
+        // Refused before its handler ran: the POST answers with the refusal's status; nothing goes on the stream.
+        this.#gates.delete(related!);
+        gate.refuse(
+          new Response(JSON.stringify(message), {
+            status: refusal.status,
+            headers: { ...refusal.headers, 'content-type': 'application/json' },
+          }),
+        );
+        return;
+      }
+      gate.open();
+    }
     this.sink.event(JSON.stringify(message));
+  }
+
+  /** Holds the POST of request `id` until it is accepted or something is sent for it. */
+  hold(id: RequestId): HeaderGate<Response> {
+    const gate = new HeaderGate<Response>();
+    this.#gates.set(id, gate);
+    return gate;
+  }
+
+  /** Lets the POST of request `id` answer 202 now (its request was cancelled). */
+  open(id: RequestId): void {
+    this.#gates.get(id)?.open();
+  }
+
+  /** The POST of request `id` answered: stop holding it. */
+  release(id: RequestId): void {
+    this.#gates.delete(id);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const gate of this.#gates.values()) gate.open();
+    this.#gates.clear();
     this.sink.close();
     this.onClosed();
     this.onclose?.();
@@ -102,7 +135,8 @@ function defaultPrincipal(auth: AuthInfo): string | undefined {
  *
  * @example
  * // Behind bearer auth (@mcpkit/middleware), with per-tool scopes:
- * const sse = bearer.protect(createSseHandler(server, { authorize: bearer.authorize }));
+ * mcp.use(bearer.middleware); // per-tool scopes: a refusal answers the POST with 403
+ * const sse = bearer.protect(createSseHandler(mcp));
  */
 export function createSseHandler(server: McpServer | Server, options: SseHandlerOptions = {}): SseHandler {
   const core = server instanceof McpServer ? server.server : server;
@@ -113,7 +147,6 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const maxSessions = options.maxSessions ?? 10_000;
   const principalOf = options.principalOf ?? defaultPrincipal;
-  const authorize = options.authorize;
   const sessions = new Map<string, SseSessionTransport>();
   let closed = false;
 
@@ -156,14 +189,23 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     const checked = validateMessage(value);
     if (!checked.ok) return jsonResponse(400, checked.error);
     const message = checked.message;
-    if (authorize !== undefined && 'method' in message && 'id' in message) {
-      const refused = await authorize(message, auth);
-      if (refused !== undefined) return refused;
-    }
     const info: MessageInfo =
       auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
-    transport.onmessage?.(message, info);
-    return new Response('Accepted', { status: 202 });
+    if (!('method' in message && 'id' in message)) {
+      transport.onmessage?.(message, info);
+      // A cancelled request gets no response: its POST, if still held, is answered now.
+      if ('method' in message && message.method === 'notifications/cancelled') {
+        const target = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof target === 'string' || typeof target === 'number') transport.open(target);
+      }
+      return new Response('Accepted', { status: 202 });
+    }
+    // A request: the 202 waits until the server accepted it, so a refusal (a 403 for step-up) answers this POST.
+    const gate = transport.hold(message.id);
+    transport.onmessage?.(message, { ...info, onAccepted: () => gate.open() });
+    const gateAnswer = await gate.answer;
+    transport.release(message.id);
+    return gateAnswer ?? new Response('Accepted', { status: 202 });
   };
 
   return {

@@ -1,6 +1,7 @@
-// Legacy HTTP+SSE with an identity: it reaches handlers, owns the stream's session, and the authorize hook can refuse
-// a POSTed request before it runs.
-import type { AuthInfo, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+// Legacy HTTP+SSE with an identity: it reaches handlers, owns the stream's session, and a server middleware that
+// refuses a POSTed request before it runs answers the POST with the refusal's HTTP status.
+import { type AuthInfo, JsonRpcError } from '@mcpkit/jsonrpc-core';
+import type { ServerMiddleware } from '@mcpkit/server';
 import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSseHandler, type SseHandler, type SseHandlerOptions } from '../../src/index';
@@ -45,8 +46,9 @@ function messageReader(stream: Response) {
   };
 }
 
-async function open(options: SseHandlerOptions = {}) {
+async function open(options: SseHandlerOptions = {}, middleware?: ServerMiddleware) {
   const { server } = makeServer();
+  if (middleware !== undefined) server.use(middleware);
   const ran: string[] = [];
   server.registerTool('identity', { inputSchema: empty }, (_args, ctx) => {
     ran.push('identity');
@@ -91,7 +93,7 @@ async function connect(sse: SseHandler, auth: AuthInfo | undefined) {
   expect(accepted.status).toBe(202);
   expect(JSON.parse((await messages.next()).data).result.protocolVersion).toBe('2024-11-05');
   expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
-  return { messages, post, call };
+  return { messages, post, call, lastId: () => id - 1 };
 }
 
 describe('legacy HTTP+SSE with an identity', () => {
@@ -135,45 +137,63 @@ describe('legacy HTTP+SSE with an identity', () => {
     await messages.cancel();
   });
 
-  it('runs authorize on each POSTed request: a refusal answers the POST and the request never runs', async () => {
+  it('a middleware refusal before the handler answers the POST with its status; nothing goes on the stream', async () => {
     const asked: { method: string; subject: string | undefined }[] = [];
-    const authorize = (message: JsonRpcRequest, auth: AuthInfo | undefined) => {
-      asked.push({ method: message.method, subject: auth?.subject });
-      const name = (message.params as { name?: string } | undefined)?.name;
-      if (name !== 'delete' || auth?.scopes?.includes('write')) return undefined;
-      return new Response('{"error":"insufficient_scope"}', {
-        status: 403,
-        headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read write"' },
+    const scopes: ServerMiddleware = (ctx, next) => {
+      if (ctx.kind !== 'request') return next();
+      asked.push({ method: ctx.method, subject: ctx.auth?.subject });
+      const name = (ctx.params as { name?: string } | undefined)?.name;
+      if (name !== 'delete' || ctx.auth?.scopes?.includes('write')) return next();
+      const challenge = 'Bearer error="insufficient_scope", scope="read write"';
+      throw new JsonRpcError(403, 'insufficient_scope', {
+        httpStatus: 403,
+        httpHeaders: { 'www-authenticate': challenge },
       });
     };
-    const { sse, ran } = await open({ authorize });
+    const { sse, ran } = await open({}, scopes);
     const { messages, call, post } = await connect(sse, alice);
     const refused = await call('delete');
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
+    expect((await refused.json()).error).toMatchObject({ code: 403, message: 'insufficient_scope' });
     expect((await call('identity')).status).toBe(202);
     // The next event on the stream is identity's answer: the refused call sent nothing there.
     expect(JSON.parse((await messages.next()).data).result.content[0].text).toBe('alice alice-1');
     expect(ran).toEqual(['identity']);
-    // Notifications and responses are not requests: authorize is not asked about them.
     expect((await post({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' })).status).toBe(202);
     expect(asked.map((entry) => entry.method)).toEqual(['initialize', 'tools/call', 'tools/call']);
     expect(asked.every((entry) => entry.subject === 'alice')).toBe(true);
     await messages.cancel();
   });
 
-  it('asks authorize only after the session check, so another identity learns nothing from it', async () => {
+  it('runs middleware only after the session check, so another identity learns nothing from it', async () => {
     let asked = 0;
-    const { sse } = await open({
-      authorize: () => {
-        asked += 1;
-        return undefined;
-      },
+    const { sse } = await open({}, (_ctx, next) => {
+      asked += 1;
+      return next();
     });
     const { messages, call } = await connect(sse, alice);
     const before = asked;
     expect((await call('identity', bob)).status).toBe(404);
     expect(asked).toBe(before);
+    await messages.cancel();
+  });
+
+  it('a request cancelled before it was accepted still gets its POST answered', async () => {
+    let release!: () => void;
+    const { sse } = await open({}, async (ctx, next) => {
+      if (ctx.kind === 'request' && ctx.method === 'tools/call')
+        await new Promise<void>((resolve) => (release = resolve));
+      return next();
+    });
+    const { messages, call, post, lastId } = await connect(sse, alice);
+    const pending = call('identity');
+    const requestId = lastId();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(typeof release).toBe('function');
+    await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
+    expect((await pending).status).toBe(202);
+    release();
     await messages.cancel();
   });
 });
