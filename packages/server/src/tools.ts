@@ -5,6 +5,7 @@ import {
   invalidParamsError,
   type Tool,
   type ToolAnnotations,
+  type ToolExecution,
   validateMcpHeaderDeclarations,
   validateToolName,
 } from '@mcpkit/protocol';
@@ -29,6 +30,12 @@ export interface ToolConfig<
   outputSchema?: O;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /**
+   * `execution.taskSupport` (`forbidden` default / `optional` / `required`): whether the tool may run as a task. It
+   * is listed in 2025-11-25 only (the revision that has `Tool.execution`); the tasks themselves come from
+   * `@mcpkit/tasks`, which reads it with `McpServer.getTool`.
+   */
+  execution?: ToolExecution;
   _meta?: Record<string, unknown>;
 }
 
@@ -54,6 +61,13 @@ interface ToolEntry extends RegistryEntry<Tool> {
 
 const EMPTY_INPUT_SCHEMA = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as Tool['inputSchema'];
 const NO_ARGS = Object.freeze({});
+/** The only revision whose `Tool` has `execution` (core tasks); others get the definitions without it. */
+const EXECUTION_VERSION = '2025-11-25';
+
+function withoutExecution(tool: Tool): Tool {
+  const { execution: _execution, ...rest } = tool;
+  return rest;
+}
 const warnedToolNames = new Set<string>();
 
 function errorResult(text: string): CallToolResult {
@@ -94,6 +108,7 @@ function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<nev
     outputSchema: output?.jsonSchema,
     annotations: config.annotations,
     icons: config.icons,
+    execution: config.execution,
     _meta: config._meta,
   }) as Tool;
   return { key: name, name, enabled: true, definition, config, input, output, handler };
@@ -106,13 +121,19 @@ function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<nev
 export class Tools {
   readonly #server: Server;
   readonly #registry: Registry<ToolEntry, Tool>;
+  /** Whether a tool ever declared `execution`: only then do lists outside 2025-11-25 need stripping. */
+  #anyExecution = false;
 
   constructor(server: Server, pageSize: number, onListChanged: () => void) {
     this.#server = server;
     this.#registry = new Registry(onListChanged);
-    server.setRequestHandler('tools/list', (params) =>
-      pageResult('tools', this.#registry.page(params?.cursor, pageSize)),
-    );
+    server.setRequestHandler('tools/list', (params, ctx) => {
+      const page = this.#registry.page(params?.cursor, pageSize);
+      if (this.#anyExecution && ctx.protocolVersion !== EXECUTION_VERSION) {
+        page.items = page.items.map((tool) => (tool.execution === undefined ? tool : withoutExecution(tool)));
+      }
+      return pageResult('tools', page);
+    });
     server.setRequestHandler('tools/call', (params, ctx) => this.#call(params, ctx));
   }
 
@@ -121,12 +142,14 @@ export class Tools {
     this.#checkFree(name);
     const entry = toolEntry(name, config, handler);
     if (!this.#server.declares(['tools'])) this.#server.registerCapabilities({ tools: { listChanged: true } });
+    if (config.execution !== undefined) this.#anyExecution = true;
     this.#registry.add(entry);
     return createRegisteredHandle(this.#registry, entry, 'Tool', (patch: Parameters<RegisteredTool['update']>[0]) => {
       const nextName = patch.name ?? entry.name;
       if (nextName !== entry.name) this.#checkFree(nextName);
       const { name: _name, handler: nextHandler, ...configPatch } = patch;
       const next = toolEntry(nextName, { ...entry.config, ...configPatch }, nextHandler ?? entry.handler);
+      if (next.config.execution !== undefined) this.#anyExecution = true;
       entry.config = next.config;
       entry.input = next.input;
       entry.output = next.output;
@@ -135,6 +158,12 @@ export class Tools {
       entry.name = nextName;
       this.#registry.updated(entry, nextName);
     });
+  }
+
+  /** The wire definition of the enabled tool `name`, or `undefined`. */
+  definition(name: string): Tool | undefined {
+    const entry = this.#registry.get(name);
+    return entry?.enabled === true ? entry.definition : undefined;
   }
 
   #checkFree(name: string): void {
@@ -165,7 +194,12 @@ export class Tools {
       if (JsonRpcError.is(error)) throw error;
       return errorResult(error instanceof Error ? error.message : String(error));
     }
-    if (tool.output !== undefined && result.isError !== true) {
+    // A result an extension owns (a task handle: `resultType: "task"`) is not the tool's output.
+    if (
+      tool.output !== undefined &&
+      result.isError !== true &&
+      (result as { resultType?: unknown }).resultType !== 'task'
+    ) {
       if (result.structuredContent === undefined) {
         throw new JsonRpcError(
           JsonRpcErrorCode.InternalError,
