@@ -17,10 +17,10 @@ export {
   isTerminal,
   legacyTask,
   modernTask,
-  TERMINAL_STATUSES,
   type TaskEra,
   type TaskPatch,
   type TaskRecord,
+  TERMINAL_STATUSES,
 } from './task-record';
 export {
   applyPatch,

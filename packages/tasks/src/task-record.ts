@@ -107,7 +107,8 @@ export function detailedModernTask(record: TaskRecord): Record<string, unknown> 
       task.inputRequests = record.inputRequests ?? {};
       break;
     case 'completed':
-      task.result = record.result ?? { content: [] };
+      // The inlined result is the one the call would have had: complete, in 2026-07-28 terms.
+      task.result = { content: [], ...record.result, resultType: 'complete' };
       break;
     case 'failed':
       task.error = record.error ?? { code: -32603, message: record.statusMessage ?? 'The task failed' };

@@ -3,7 +3,9 @@ import { InMemoryTaskStore, newTaskId } from '../src/index';
 import { storeContract } from './store-contract';
 
 describe('InMemoryTaskStore', () => {
-  storeContract(async (clock, maxTasks) => new InMemoryTaskStore({ maxTasks, now: () => clock.now, sweepIntervalMs: 0 }));
+  storeContract(
+    async (clock, maxTasks) => new InMemoryTaskStore({ maxTasks, now: () => clock.now, sweepIntervalMs: 0 }),
+  );
 
   it('sweeps on its timer without keeping the process alive', async () => {
     let now = 0;

@@ -11,7 +11,8 @@ let files = 0;
 
 // Whichever driver this Node has: node:sqlite on Node >= 22.13, better-sqlite3 (built for the workspace's Node 20)
 // on Node 20. The other cannot load here, and `open` says so (tested below).
-const nodeHasSqlite = Number(process.versions.node.split('.')[0]) >= 23 || /^22\.(1[3-9]|[2-9]\d)/.test(process.versions.node);
+const nodeHasSqlite =
+  Number(process.versions.node.split('.')[0]) >= 23 || /^22\.(1[3-9]|[2-9]\d)/.test(process.versions.node);
 
 describe(`SqliteTaskStore (${nodeHasSqlite ? 'node:sqlite' : 'better-sqlite3'})`, () => {
   storeContract((clock, maxTasks) =>
@@ -53,6 +54,8 @@ describe(`SqliteTaskStore (${nodeHasSqlite ? 'node:sqlite' : 'better-sqlite3'})`
 
   // Node 20 has no node:sqlite (on Node >= 22.13 both drivers may load, so there is nothing to refuse).
   it.skipIf(nodeHasSqlite)('names the driver that cannot load here', async () => {
-    await expect(openSqliteDatabase(join(dir, 'x.db'), 'node:sqlite')).rejects.toThrow(/node:sqlite could not be loaded/);
+    await expect(openSqliteDatabase(join(dir, 'x.db'), 'node:sqlite')).rejects.toThrow(
+      /node:sqlite could not be loaded/,
+    );
   });
 });

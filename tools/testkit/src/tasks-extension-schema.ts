@@ -24,22 +24,25 @@ const task: JsonSchema = {
 };
 
 /** A task with its status-specific field (`tasks/get`, `notifications/tasks`). */
+const none = (...keys: string[]): JsonSchema => ({ not: { anyOf: keys.map((key) => ({ required: [key] })) } });
 const detailedTask: JsonSchema = {
   allOf: [
     ref('TasksExtTask'),
     {
-      if: { properties: { status: { const: 'input_required' } } },
-      then: { properties: { inputRequests: ref('InputRequests') }, required: ['inputRequests'] },
-    },
-    {
-      if: { properties: { status: { const: 'completed' } } },
-      then: { properties: { result: ref('CallToolResult') }, required: ['result'] },
-      else: { not: { required: ['result'] } },
-    },
-    {
-      if: { properties: { status: { const: 'failed' } } },
-      then: { properties: { error: ref('Error') }, required: ['error'] },
-      else: { not: { required: ['error'] } },
+      anyOf: [
+        { properties: { status: { enum: ['working', 'cancelled'] } }, ...none('result', 'error') },
+        {
+          properties: { status: { const: 'input_required' }, inputRequests: ref('InputRequests') },
+          required: ['inputRequests'],
+          ...none('result', 'error'),
+        },
+        {
+          properties: { status: { const: 'completed' }, result: ref('CallToolResult') },
+          required: ['result'],
+          ...none('error'),
+        },
+        { properties: { status: { const: 'failed' }, error: ref('Error') }, required: ['error'], ...none('result') },
+      ],
     },
   ],
 };
@@ -77,7 +80,16 @@ export const TASKS_EXTENSION_DEFS: Record<string, JsonSchema> = {
       ref('Result'),
       ref('TasksExtTask'),
       { properties: { resultType: { const: 'task' } }, required: ['resultType'] },
-      { not: { anyOf: [{ required: ['result'] }, { required: ['error'] }, { required: ['inputRequests'] }, { required: ['task'] }] } },
+      {
+        not: {
+          anyOf: [
+            { required: ['result'] },
+            { required: ['error'] },
+            { required: ['inputRequests'] },
+            { required: ['task'] },
+          ],
+        },
+      },
     ],
   },
   TasksExtGetTaskRequest: request('tasks/get', taskIdParams),

@@ -73,7 +73,11 @@ function compile(revision: Revision): WireSchema {
   // What a request may be answered with instead of its own result type: a task handle (2025-11-25 task-augmented
   // requests; 2026-07-28 `tools/call` under the tasks extension).
   const taskResult =
-    'TasksExtCreateTaskResult' in defs ? 'TasksExtCreateTaskResult' : 'CreateTaskResult' in defs ? 'CreateTaskResult' : '';
+    'TasksExtCreateTaskResult' in defs
+      ? 'TasksExtCreateTaskResult'
+      : 'CreateTaskResult' in defs
+        ? 'CreateTaskResult'
+        : '';
   const mayBeTask = new Set(
     taskResult === 'CreateTaskResult' ? ['tools/call', 'sampling/createMessage', 'elicitation/create'] : ['tools/call'],
   );

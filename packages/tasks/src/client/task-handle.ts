@@ -1,12 +1,16 @@
 import { JsonRpcError, type JsonRpcErrorObject } from '@mcpkit/jsonrpc-core';
 import type { CallToolResult, InputRequests, InputResponses } from '@mcpkit/protocol';
-import { isTerminalStatus, readTaskInfo, type TaskInfo } from './task-info';
 import { TaskClientError } from './task-client-error';
+import { isTerminalStatus, readTaskInfo, type TaskInfo } from './task-info';
 
 /** What a handle needs from the `TasksClient` that made it. */
 export interface TaskHandleHost {
   readonly era: 'legacy' | 'modern';
-  request(method: string, params: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<Record<string, unknown>>;
   answerInputRequests(inputRequests: InputRequests, signal: AbortSignal | undefined): Promise<InputResponses>;
   /** 2026-07-28: opens a listen stream for `notifications/tasks` of this task, if the server offers it. */
   listen(taskId: string): Promise<{ close(): Promise<void> } | undefined>;
@@ -93,7 +97,8 @@ export class TaskHandle {
   async wait(options: WaitOptions = {}): Promise<CallToolResult> {
     if (this.#immediate !== undefined) return this.#immediate;
     const { signal } = options;
-    const stream = this.#host.era === 'modern' ? await this.#host.listen(this.taskId).catch(() => undefined) : undefined;
+    const stream =
+      this.#host.era === 'modern' ? await this.#host.listen(this.taskId).catch(() => undefined) : undefined;
     try {
       for (;;) {
         signal?.throwIfAborted();
@@ -130,7 +135,9 @@ export class TaskHandle {
       case 'failed': {
         const error = terminal.error as JsonRpcErrorObject | undefined;
         throw error === undefined
-          ? new TaskClientError('ERR_TASK_FAILED', this.#last!.statusMessage ?? 'The task failed', { taskId: this.taskId })
+          ? new TaskClientError('ERR_TASK_FAILED', this.#last!.statusMessage ?? 'The task failed', {
+              taskId: this.taskId,
+            })
           : JsonRpcError.fromObject(error);
       }
       default:

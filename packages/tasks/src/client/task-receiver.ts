@@ -53,7 +53,9 @@ export function installTaskReceiver(client: Client, options: TaskReceiverOptions
     for (const wake of done.get(taskId) ?? []) wake();
     done.delete(taskId);
     if (applied && record !== undefined && client.connected) {
-      client.notify('notifications/tasks/status', legacyTask(record) as unknown as Record<string, unknown>).catch(() => undefined);
+      client
+        .notify('notifications/tasks/status', legacyTask(record) as unknown as Record<string, unknown>)
+        .catch(() => undefined);
     }
   };
 

@@ -1,4 +1,4 @@
-import type { CallOptions, Client } from '@mcpkit/client';
+import type { CallOptions, Client, ClientMiddleware } from '@mcpkit/client';
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -65,6 +65,10 @@ export class TasksClient {
   readonly #handles = new Map<string, TaskHandle>();
   readonly #progress = new Map<string, NonNullable<TaskCallOptions['onProgress']>>();
   readonly #host: TaskHandleHost;
+  /** The params objects of this object's own `tools/call`s: those return the task; others are driven to the end. */
+  readonly #own = new WeakSet<object>();
+  /** 2025-11-25: tool name → `execution.taskSupport`, from `tools/list` (the spec forbids augmenting other tools). */
+  #support: Map<string, string> | undefined;
 
   constructor(client: Client, options: TasksClientOptions = {}) {
     this.client = client;
@@ -72,7 +76,6 @@ export class TasksClient {
     if (options.receiver !== false) {
       installTaskReceiver(client, options.receiver === true || options.receiver === undefined ? {} : options.receiver);
     }
-    const tasks = this;
     this.#host = {
       get era() {
         return client.era ?? 'legacy';
@@ -88,9 +91,10 @@ export class TasksClient {
       minPollIntervalMs: options.minPollIntervalMs ?? 50,
       maxPollIntervalMs: options.maxPollIntervalMs ?? 30_000,
       forget: (handle) => {
-        if (tasks.#handles.get(handle.taskId) === handle) tasks.#handles.delete(handle.taskId);
+        if (this.#handles.get(handle.taskId) === handle) this.#handles.delete(handle.taskId);
       },
     };
+    client.use(this.#transparent);
     client.setNotificationHandler('notifications/tasks/status', (params) => this.#onTask(params));
     client.setNotificationHandler('notifications/tasks', (params) => this.#onTask(params));
     client.setNotificationHandler('notifications/progress', (params) => this.#onProgress(params));
@@ -108,8 +112,10 @@ export class TasksClient {
     const augment =
       legacy &&
       client.protocolVersion === '2025-11-25' &&
-      hasCapability(client.serverCapabilities, ['tasks', 'requests', 'tools', 'call']);
+      hasCapability(client.serverCapabilities, ['tasks', 'requests', 'tools', 'call']) &&
+      (await this.#taskSupport(params.name, options.signal)) !== 'forbidden';
     const request: Record<string, unknown> = { ...params };
+    this.#own.add(request);
     if (augment) request.task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     let token: string | undefined;
     if (options.onProgress !== undefined && legacy) {
@@ -184,6 +190,39 @@ export class TasksClient {
     const page: TaskList = { tasks: tasks as TaskInfo[] };
     if (typeof raw.nextCursor === 'string') page.nextCursor = raw.nextCursor;
     return page;
+  }
+
+  /**
+   * A `tools/call` made some other way (`client.callTool`) that a 2026-07-28 server answered with a task: driven to
+   * its end here, so the caller gets the tool's result as if the call had run inline (SEP-2663 suggests exactly this
+   * for code written against the plain result).
+   */
+  readonly #transparent: ClientMiddleware = async (ctx, next) => {
+    if (ctx.direction !== 'outbound' || ctx.method !== 'tools/call') return next();
+    const result = await next();
+    if (!isObject(result) || result.resultType !== 'task' || (ctx.params !== undefined && this.#own.has(ctx.params))) {
+      return result;
+    }
+    const info = readTaskInfo(result);
+    if (info === undefined) return result;
+    const handle = new TaskHandle(this.#host, info.taskId, info);
+    this.#handles.set(info.taskId, handle);
+    try {
+      return await handle.wait({ signal: ctx.signal });
+    } finally {
+      handle.release();
+    }
+  };
+
+  /** 2025-11-25: the tool's `execution.taskSupport` (default `forbidden`), listing the tools once if needed. */
+  async #taskSupport(name: string, signal: AbortSignal | undefined): Promise<string> {
+    const known = (tools: readonly { name: string; execution?: { taskSupport?: string } }[] | undefined) => {
+      if (tools === undefined) return;
+      this.#support = new Map(tools.map((tool) => [tool.name, tool.execution?.taskSupport ?? 'forbidden']));
+    };
+    if (!this.#support?.has(name)) known(this.client.lists.tools);
+    if (!this.#support?.has(name)) known(await this.client.listAllTools({ signal }));
+    return this.#support?.get(name) ?? 'forbidden';
   }
 
   #onTask(params: unknown): void {

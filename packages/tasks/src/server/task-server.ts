@@ -354,7 +354,12 @@ export class TaskServer {
     }
     outcome.then(
       (result) => this.#complete(task, result),
-      (error) => this.#settle(task, { status: 'failed', statusMessage: errorObjectOf(error).message, error: errorObjectOf(error) }),
+      (error) =>
+        this.#settle(task, {
+          status: 'failed',
+          statusMessage: errorObjectOf(error).message,
+          error: errorObjectOf(error),
+        }),
     );
   }
 
@@ -365,9 +370,7 @@ export class TaskServer {
     if (method !== 'notifications/progress' || !isObject(params)) return Promise.resolve();
     const { progress, total, message } = params as { progress?: unknown; total?: unknown; message?: unknown };
     const text =
-      typeof message === 'string'
-        ? message
-        : `${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
+      typeof message === 'string' ? message : `${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
     return this.#setStatusMessage(task.taskId, text);
   }
 
@@ -511,8 +514,7 @@ export class TaskServer {
       try {
         if (resumable) await this.#resume(record);
         else {
-          const message =
-            'The server restarted while this task was running, so its work was lost; call the tool again';
+          const message = 'The server restarted while this task was running, so its work was lost; call the tool again';
           const { record: failed, applied } = await this.store.update(record.taskId, {
             status: 'failed',
             statusMessage: message,
