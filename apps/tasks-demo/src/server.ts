@@ -31,7 +31,11 @@ server.registerTool(
   'build',
   {
     description: 'Builds in `steps` steps, asking halfway whether to go on',
-    inputSchema: { type: 'object', properties: { steps: { type: 'integer', minimum: 2 } }, required: ['steps'] },
+    inputSchema: {
+      type: 'object',
+      properties: { steps: { type: 'integer', minimum: 2 } },
+      required: ['steps'],
+    } as const,
     execution: { taskSupport: 'optional' },
   },
   async ({ steps }, ctx) => {
