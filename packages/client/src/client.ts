@@ -19,6 +19,8 @@ import {
   type GetPromptRequestParams,
   type GetPromptResult,
   type Implementation,
+  type InputRequests,
+  type InputResponses,
   type ListPromptsRequestParams,
   type ListPromptsResult,
   type ListResourcesRequestParams,
@@ -35,8 +37,6 @@ import {
   RequestMethods,
   type Resource,
   type ResourceTemplate,
-  type InputRequests,
-  type InputResponses,
   type ServerCapabilities,
   type Tool,
 } from '@mcpkit/protocol';
