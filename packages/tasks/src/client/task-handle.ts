@@ -170,6 +170,8 @@ export class TaskHandle {
       previous.lastUpdatedAt !== info.lastUpdatedAt;
     if (changed) for (const listener of this.#listeners) listener(info);
     for (const wake of this.#wakers) wake();
+    // A finished task gets no more notifications: the client stops routing them here (`TasksClient.task` finds it).
+    if (isTerminalStatus(info.status)) this.#host.forget(this);
   }
 
   /** 2025-11-25: `tasks/result`, waiting as long as the task runs (input requests arrive on its stream). */
