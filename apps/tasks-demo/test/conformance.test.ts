@@ -84,7 +84,8 @@ describe('conformance: the tasks scenarios', () => {
     results.sort((a, b) => a.scenario.localeCompare(b.scenario));
     const runnable = results.filter((outcome) => SKIPPED_BY_SUITE[outcome.scenario] === undefined);
     console.log(formatOutcomes('conformance tasks scenarios', runnable, runnable.length));
-    for (const [scenario, why] of Object.entries(SKIPPED_BY_SUITE)) console.log(`SKIPPED BY THE SUITE ${scenario}: ${why}`);
+    for (const [scenario, why] of Object.entries(SKIPPED_BY_SUITE))
+      console.log(`SKIPPED BY THE SUITE ${scenario}: ${why}`);
 
     for (const outcome of results) {
       if (SKIPPED_BY_SUITE[outcome.scenario] !== undefined) {
