@@ -101,6 +101,17 @@ describe.each([LEGACY, MODERN])('the same client code against a %s server', (ver
     expect((await again.wait()).content).toEqual([{ type: 'text', text: 'job done (task true)' }]);
   });
 
+  it('wait() listens: a status notification ends the wait long before the next poll would', async () => {
+    const { tasks, release } = await start(version, { pollIntervalMs: 5_000 });
+    const task = await tasks.callToolAsTask({ name: 'job', arguments: {} });
+    const started = Date.now();
+    const waiting = task.wait();
+    setTimeout(() => release.current.open(), 100);
+    expect((await waiting).content).toEqual([{ type: 'text', text: 'job done (task true)' }]);
+    // 2025-11-25: notifications/tasks/status to the session; 2026-07-28: notifications/tasks on a listen stream.
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('unknown ids are -32602', async () => {
     const { tasks } = await start(version);
     await expect(tasks.task('no-such-task').status()).rejects.toMatchObject({ code: -32602 });
