@@ -13,6 +13,7 @@ const RUNS_ANYWHERE = [
   '@mcpkit/server',
   '@mcpkit/client',
   '@mcpkit/transport-websocket',
+  '@mcpkit/tasks',
 ] as const;
 
 const root = join(import.meta.dirname, '..');

@@ -1,3 +1,7 @@
 import { packageBuild } from '../../tsup.base';
 
-export default packageBuild({ index: 'src/index.ts' });
+// The root entry runs anywhere; `sqlite` loads its driver (`node:sqlite` or better-sqlite3) at run time, external.
+export default packageBuild(
+  { index: 'src/index.ts', 'sqlite/index': 'src/sqlite/index.ts' },
+  { external: [/^node:/, 'better-sqlite3'], removeNodeProtocol: false },
+);

@@ -21,6 +21,8 @@ import {
   type GetPromptResult,
   type Implementation,
   type InferJsonSchema,
+  type InputRequests,
+  type InputResponses,
   type ListPromptsRequestParams,
   type ListPromptsResult,
   type ListResourcesRequestParams,
@@ -42,7 +44,7 @@ import {
 } from '@mcpkit/protocol';
 import { CancellationPolicy } from './cancellation';
 import { McpClientError } from './errors';
-import { resolveClientCapabilities } from './input-requests';
+import { fulfilInputRequests, resolveClientCapabilities } from './input-requests';
 import type { JsonObject } from './json-object';
 import { LIST_METHOD, LISTS_CHANGED_BY, ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
 import { type ClientContext, type ClientExtension, ClientInboundContext, type ClientMiddleware } from './middleware';
@@ -77,6 +79,22 @@ const CHANGE_NOTIFICATIONS = [...Object.keys(LISTS_CHANGED_BY), 'notifications/r
 const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
 /** The methods that may answer `input_required` (SEP-2322). */
 const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** `ctx` with the signal a middleware rebound it to (`ClientInboundContext.rebind`), or `ctx` itself. */
+function reboundContext(ctx: RequestContext, inbound: ClientInboundContext): RequestContext {
+  const signal = inbound.signal;
+  if (signal === undefined || signal === ctx.signal) return ctx;
+  return {
+    requestId: ctx.requestId,
+    method: ctx.method,
+    message: ctx.message,
+    signal,
+    info: ctx.info,
+    peer: ctx.peer,
+    notify: (method, params) => ctx.notify(method, params),
+    request: (method, params, options) => ctx.request(method, params, options),
+  };
+}
 
 /** Handles a server→client request method (legacy era, or an extension's). */
 export type ClientRequestHandler = (params: unknown, ctx: ClientInboundContext) => unknown | Promise<unknown>;
@@ -584,6 +602,34 @@ export class Client {
     return true;
   }
 
+  /**
+   * Answers a set of input requests (`elicitation/create`, `sampling/createMessage`, `roots/list`) with the client's
+   * own `handlers`, concurrently, after checking each against the capabilities the client declared — what the client
+   * does itself for an `input_required` result. For extensions whose input requests arrive elsewhere (the tasks
+   * extension: a task's `inputRequests` on `tasks/get`). If one fails, the others are aborted and the first failure
+   * is thrown.
+   *
+   * @example
+   * ```ts
+   * const inputResponses = await client.answerInputRequests(task.inputRequests, { forMethod: 'tools/call' });
+   * await client.request('tasks/update', { taskId: task.taskId, inputResponses });
+   * ```
+   */
+  answerInputRequests(
+    inputRequests: InputRequests,
+    options: { forMethod?: string; signal?: AbortSignal } = {},
+  ): Promise<InputResponses> {
+    const version = this.#connection('input requests').session.version;
+    return fulfilInputRequests(
+      inputRequests,
+      this.#handlers,
+      this.capabilities,
+      version,
+      options.forMethod ?? 'tools/call',
+      options.signal,
+    );
+  }
+
   // ---- internals ----
 
   /** The live connection, or `ERR_NOT_CONNECTED` naming what could not be sent. */
@@ -660,7 +706,7 @@ export class Client {
     }
     const inbound = this.#inboundContext('request', params, ctx);
     const run = () => {
-      if (own !== undefined) return own(params, ctx);
+      if (own !== undefined) return own(params, reboundContext(ctx, inbound));
       if (user !== undefined) return user(params, inbound);
       throw JsonRpcError.methodNotFound(ctx.method);
     };

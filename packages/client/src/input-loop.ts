@@ -17,6 +17,8 @@ export interface InputRounds {
   readonly mayNeedInput: boolean;
   /** The call's signal; aborting it aborts the handlers. */
   readonly signal: AbortSignal | undefined;
+  /** `resultType`s an extension owns (e.g. `task`): final answers, handed back as they are. */
+  readonly extensionResultTypes: ReadonlySet<string>;
 }
 
 /**
@@ -59,8 +61,17 @@ export async function completeWithInput(
     // Echoed verbatim (never parsed), and only when the server sent one.
     if (requestState !== undefined) retry.requestState = requestState;
     result = await send(retry);
-  } while (isInputRequired(method, result, call.session, call.mayNeedInput));
+  } while (
+    !isOwnedByExtension(result, call.extensionResultTypes) &&
+    isInputRequired(method, result, call.session, call.mayNeedInput)
+  );
   return result;
+}
+
+/** Whether `result` carries a `resultType` an extension owns (a task handle after the last input round, say). */
+export function isOwnedByExtension(result: JsonObject, owned: ReadonlySet<string>): boolean {
+  const type = result.resultType;
+  return typeof type === 'string' && owned.has(type);
 }
 
 /**

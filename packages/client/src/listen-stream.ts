@@ -141,6 +141,7 @@ function toWireFilter(filter: SubscribeFilter): SubscriptionFilter {
   if (filter.promptsListChanged) notifications.promptsListChanged = true;
   if (filter.resourcesListChanged) notifications.resourcesListChanged = true;
   if (filter.resources && filter.resources.length > 0) notifications.resourceSubscriptions = [...filter.resources];
+  if (filter.taskIds && filter.taskIds.length > 0) notifications.taskIds = [...filter.taskIds];
   return notifications;
 }
 
@@ -151,5 +152,6 @@ function fromWireFilter(honoured: SubscriptionFilter): SubscribeFilter {
   if (honoured.promptsListChanged) filter.promptsListChanged = true;
   if (honoured.resourcesListChanged) filter.resourcesListChanged = true;
   if (honoured.resourceSubscriptions) filter.resources = [...honoured.resourceSubscriptions];
+  if (honoured.taskIds) filter.taskIds = [...honoured.taskIds];
   return filter;
 }

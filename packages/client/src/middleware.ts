@@ -71,6 +71,7 @@ export class ClientInboundContext<V extends object = ClientContextVariableMap> e
   readonly era: Era | undefined;
   readonly protocolVersion: string | undefined;
   readonly #request: RequestContext | undefined;
+  #rebound: AbortSignal | undefined = undefined;
 
   /** @internal Built by the client. */
   constructor(
@@ -95,9 +96,28 @@ export class ClientInboundContext<V extends object = ClientContextVariableMap> e
     return this.#request?.requestId;
   }
 
-  /** Aborted when the server cancels its request or the connection closes (requests only). */
+  /** Aborted when the server cancels its request or the connection closes (requests only); see `rebind`. */
   get signal(): AbortSignal | undefined {
-    return this.#request?.signal;
+    return this.#rebound ?? this.#request?.signal;
+  }
+
+  /**
+   * For extensions that keep the handler of a server→client request running after the request was answered (tasks:
+   * a task-augmented `sampling/createMessage` or `elicitation/create` is answered with a task at once): from now on
+   * the handler's signal is `channel.signal` (tasks: aborted by `tasks/cancel`), not the request's. Call it before
+   * `next()`.
+   *
+   * @example
+   * client.use(async (ctx, next) => {
+   *   if (ctx.direction !== 'inbound' || ctx.kind !== 'request' || ctx.params?.task === undefined) return next();
+   *   const job = new AbortController();
+   *   ctx.rebind({ signal: job.signal });
+   *   void next().then(store.complete, store.fail);
+   *   return { task: store.created };
+   * });
+   */
+  rebind(channel: { signal?: AbortSignal }): void {
+    this.#rebound = channel.signal;
   }
 }
 

@@ -12,7 +12,7 @@ import {
   selectModernVersion,
 } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
-import { completeWithInput, isInputRequired } from './input-loop';
+import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
 import { isJsonObject, type JsonObject } from './json-object';
 import { type ClientContext, ClientRequestContext } from './middleware';
 import type { CallOptions, InputHandlers } from './options';
@@ -96,8 +96,7 @@ export class RequestPipeline {
     }
     let round = 0;
     let result = await this.#send(peer, session, method, params, options, round);
-    const owned = result.resultType;
-    if (typeof owned === 'string' && this.#settings.extensionResultTypes.has(owned)) return result as R;
+    if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
     const mayNeedInput = behaviour.mayNeedInput === true;
     // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
     let cacheable = cacheKey !== undefined && !carriesInput;
@@ -115,8 +114,11 @@ export class RequestPipeline {
           session,
           mayNeedInput,
           signal: options.signal,
+          extensionResultTypes: this.#settings.extensionResultTypes,
         },
       );
+      // The last round may end in a result an extension owns (a tool that gathered input, then became a task).
+      if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
     }
     const complete = behaviour.transform ? behaviour.transform(result) : result;
     if (cacheable) {

@@ -24,6 +24,12 @@ export interface SubscribeFilter {
   resourcesListChanged?: boolean;
   /** `notifications/resources/updated` for these URIs. */
   resources?: string[];
+  /**
+   * 2026-07-28 with the tasks extension (`io.modelcontextprotocol/tasks`): `notifications/tasks` for these task ids.
+   * They reach `client.setNotificationHandler('notifications/tasks', …)` (what `@mcpkit/tasks` listens to), not the
+   * subscription callback. Ignored by legacy servers, which push `notifications/tasks/status` unasked.
+   */
+  taskIds?: string[];
 }
 
 /** A notification delivered to a subscription. */

@@ -67,6 +67,7 @@ export function installBuiltIns(server: Server, streams: Set<ListenStream>): voi
           streams.delete(stream);
           resolve(result as never);
         },
+        ctx.info,
       );
       // Cancelled (notifications/cancelled, stream closed, connection gone): no response goes out, but the handler
       // must still finish so the peer forgets it.

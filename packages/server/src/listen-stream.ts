@@ -1,4 +1,4 @@
-import type { JsonRpcParams, RequestId } from '@mcpkit/jsonrpc-core';
+import type { JsonRpcParams, MessageInfo, RequestId } from '@mcpkit/jsonrpc-core';
 import { MetaKeys, type SubscriptionFilter } from '@mcpkit/protocol';
 import type { ServerSession } from './session';
 
@@ -10,6 +10,11 @@ export class ListenStream {
   readonly id: RequestId;
   readonly filter: SubscriptionFilter;
   readonly session: ServerSession | undefined;
+  /**
+   * What the transport knew about the listen request (its `auth` above all): extensions that push per-caller
+   * notifications on streams (tasks: `notifications/tasks` only to the task's owner) check it.
+   */
+  readonly info: MessageInfo;
   readonly #notify: (method: string, params?: JsonRpcParams) => Promise<void>;
   readonly #finish: (result: unknown) => void;
 
@@ -19,10 +24,12 @@ export class ListenStream {
     session: ServerSession | undefined,
     notify: (method: string, params?: JsonRpcParams) => Promise<void>,
     finish: (result: unknown) => void,
+    info: MessageInfo = {},
   ) {
     this.id = id;
     this.filter = filter;
     this.session = session;
+    this.info = info;
     this.#notify = notify;
     this.#finish = finish;
   }

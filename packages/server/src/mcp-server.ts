@@ -1,5 +1,5 @@
 import type { JsonRpcRequest, Transport } from '@mcpkit/jsonrpc-core';
-import type { Implementation } from '@mcpkit/protocol';
+import type { Implementation, Tool } from '@mcpkit/protocol';
 import { installCompletion } from './completion';
 import type { ServerExtension } from './extensions';
 import { ListChangedDebouncer } from './list-changed';
@@ -142,6 +142,17 @@ export class McpServer {
       config as ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
       handler as unknown as ToolHandler<never>,
     );
+  }
+
+  /**
+   * The wire definition of the enabled tool `name` (as `tools/list` shows it in 2025-11-25, `execution` included), or
+   * `undefined`. Extensions read it: `@mcpkit/tasks` decides from `execution.taskSupport` how a call may run.
+   *
+   * @example
+   * server.getTool('deploy')?.execution?.taskSupport; // 'optional'
+   */
+  getTool(name: string): Tool | undefined {
+    return this.#tools.definition(name);
   }
 
   /**

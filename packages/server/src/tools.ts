@@ -5,6 +5,7 @@ import {
   invalidParamsError,
   type Tool,
   type ToolAnnotations,
+  type ToolExecution,
   validateMcpHeaderDeclarations,
   validateToolName,
 } from '@mcpkit/protocol';
@@ -37,6 +38,12 @@ export interface ToolConfig<
   annotations?: ToolAnnotations;
   /** Icons clients may show next to the tool (2025-11-25+; dropped for older revisions by the client's own rules). */
   icons?: Icon[];
+  /**
+   * `execution.taskSupport` (`forbidden` default / `optional` / `required`): whether the tool may run as a task. It
+   * is listed in 2025-11-25 only (the revision that has `Tool.execution`); the tasks themselves come from
+   * `@mcpkit/tasks`, which reads it with `McpServer.getTool`.
+   */
+  execution?: ToolExecution;
   /** Extra `_meta` of the tool's definition in `tools/list`. */
   _meta?: Record<string, unknown>;
 }
@@ -63,6 +70,13 @@ interface ToolEntry extends RegistryEntry<Tool> {
 
 const EMPTY_INPUT_SCHEMA = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as Tool['inputSchema'];
 const NO_ARGS = Object.freeze({});
+/** The only revision whose `Tool` has `execution` (core tasks); others get the definitions without it. */
+const EXECUTION_VERSION = '2025-11-25';
+
+function withoutExecution(tool: Tool): Tool {
+  const { execution: _execution, ...rest } = tool;
+  return rest;
+}
 const warnedToolNames = new Set<string>();
 
 function errorResult(text: string): CallToolResult {
@@ -109,6 +123,7 @@ function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<nev
     outputSchema: output?.jsonSchema,
     annotations: config.annotations,
     icons: config.icons,
+    execution: config.execution,
     _meta: config._meta,
   }) as Tool;
   return { key: name, name, enabled: true, definition, config, input, output, handler };
@@ -121,13 +136,19 @@ function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<nev
 export class Tools {
   readonly #server: Server;
   readonly #registry: Registry<ToolEntry, Tool>;
+  /** Whether a tool ever declared `execution`: only then do lists outside 2025-11-25 need stripping. */
+  #anyExecution = false;
 
   constructor(server: Server, pageSize: number, onListChanged: () => void) {
     this.#server = server;
     this.#registry = new Registry(onListChanged);
-    server.setRequestHandler('tools/list', (params) =>
-      pageResult('tools', this.#registry.page(params?.cursor, pageSize)),
-    );
+    server.setRequestHandler('tools/list', (params, ctx) => {
+      const page = this.#registry.page(params?.cursor, pageSize);
+      if (this.#anyExecution && ctx.protocolVersion !== EXECUTION_VERSION) {
+        page.items = page.items.map((tool) => (tool.execution === undefined ? tool : withoutExecution(tool)));
+      }
+      return pageResult('tools', page);
+    });
     server.setRequestHandler('tools/call', (params, ctx) => this.#call(params, ctx));
   }
 
@@ -136,12 +157,14 @@ export class Tools {
     this.#checkFree(name);
     const entry = toolEntry(name, config, handler);
     if (!this.#server.declares(['tools'])) this.#server.registerCapabilities({ tools: { listChanged: true } });
+    if (config.execution !== undefined) this.#anyExecution = true;
     this.#registry.add(entry);
     return createRegisteredHandle(this.#registry, entry, 'Tool', (patch: Parameters<RegisteredTool['update']>[0]) => {
       const nextName = patch.name ?? entry.name;
       if (nextName !== entry.name) this.#checkFree(nextName);
       const { name: _name, handler: nextHandler, ...configPatch } = patch;
       const next = toolEntry(nextName, { ...entry.config, ...configPatch }, nextHandler ?? entry.handler);
+      if (next.config.execution !== undefined) this.#anyExecution = true;
       entry.config = next.config;
       entry.input = next.input;
       entry.output = next.output;
@@ -150,6 +173,12 @@ export class Tools {
       entry.name = nextName;
       this.#registry.updated(entry, nextName);
     });
+  }
+
+  /** The wire definition of the enabled tool `name`, or `undefined`. */
+  definition(name: string): Tool | undefined {
+    const entry = this.#registry.get(name);
+    return entry?.enabled === true ? entry.definition : undefined;
   }
 
   #checkFree(name: string): void {
@@ -180,16 +209,18 @@ export class Tools {
       if (JsonRpcError.is(error)) throw error;
       return errorResult(error instanceof Error ? error.message : String(error));
     }
+    // A result an extension owns (a task handle: `resultType: "task"`) is not the tool's output.
+    const taskHandle = (result as { resultType?: unknown }).resultType === 'task';
     // A malformed result is the tool author's bug: say so on the server, and give the caller a tool error naming it
     // instead of a result its client would refuse.
-    const problem = findToolResultProblem(result, ctx.protocolVersion);
+    const problem = taskHandle ? undefined : findToolResultProblem(result, ctx.protocolVersion);
     if (problem !== undefined) {
       const message = `Tool "${tool.name}" returned an invalid result: ${problem.field} ${problem.message}`;
       const report = this.#server.onerror ?? console.error;
       report(new ToolResultError('ERR_INVALID_TOOL_RESULT', message, { tool: tool.name, ...problem }));
       return errorResult(message);
     }
-    if (tool.output !== undefined && result.isError !== true) {
+    if (tool.output !== undefined && result.isError !== true && !taskHandle) {
       if (result.structuredContent === undefined) {
         throw new JsonRpcError(
           JsonRpcErrorCode.InternalError,

@@ -1,1 +1,34 @@
-export {};
+// @mcpkit/tasks: tasks in both protocol eras — 2025-11-25 task-augmented requests and the 2026-07-28 extension
+// io.modelcontextprotocol/tasks — on the server (`TaskServer`) and the client (`TasksClient`), with stores behind one
+// interface. Runs anywhere: the SQLite store is on the `/sqlite` subpath.
+
+export { TaskClientError } from './client/task-client-error';
+export { TaskHandle, type WaitOptions } from './client/task-handle';
+export { isTerminalStatus, readTaskInfo, type TaskInfo } from './client/task-info';
+export type { TaskReceiverOptions } from './client/task-receiver';
+export { type TaskCallOptions, type TaskList, TasksClient, type TasksClientOptions } from './client/tasks-client';
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './memory-store';
+export { taskNotFoundError } from './server/errors';
+export { defaultIdentity, type IdentityOf, type Requestor } from './server/identity';
+export { type TaskContext, TaskServer, type TaskServerOptions, type TaskToolOptions } from './server/task-server';
+export { newTaskId } from './task-ids';
+export {
+  detailedModernTask,
+  isTerminal,
+  legacyTask,
+  modernTask,
+  type TaskEra,
+  type TaskPatch,
+  type TaskRecord,
+  TERMINAL_STATUSES,
+} from './task-record';
+export {
+  applyPatch,
+  type CreateLimits,
+  decodeCursor,
+  encodeCursor,
+  type TaskPage,
+  type TaskStore,
+  TaskStoreError,
+  type UpdateOutcome,
+} from './task-store';

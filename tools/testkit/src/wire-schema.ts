@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { JsonRpcMessage, RequestId } from '@mcpkit/jsonrpc-core';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
+import { TASKS_EXTENSION_DEFS } from './tasks-extension-schema';
 
 // The official schema.json of each revision (the in-repo copy the protocol package's tests use too).
 const FIXTURES = new URL('../../../packages/protocol/test/fixtures/spec/', import.meta.url);
@@ -40,6 +41,8 @@ export function wireSchema(revision: Revision): WireSchema {
 function compile(revision: Revision): WireSchema {
   const raw = JSON.parse(readFileSync(new URL(`${revision}/schema.json`, FIXTURES), 'utf8')) as JsonSchema;
   const defsKeyword = raw.$defs !== undefined ? '$defs' : 'definitions';
+  // 2026-07-28: the tasks extension's messages too (no official schema exists for them; see tasks-extension-schema).
+  if (revision === '2026-07-28') raw.$defs = { ...(raw.$defs as Record<string, JsonSchema>), ...TASKS_EXTENSION_DEFS };
   const defs = raw[defsKeyword] as Record<string, JsonSchema>;
   const options = { strict: false, validateFormats: false, allErrors: true } as const;
   const ajv = String(raw.$schema).includes('2020-12') ? new Ajv2020(options) : new Ajv(options);
@@ -67,6 +70,17 @@ function compile(revision: Revision): WireSchema {
   const errorType = 'JSONRPCErrorResponse' in defs ? 'JSONRPCErrorResponse' : 'JSONRPCError';
   const resultEnvelope = 'JSONRPCResultResponse' in defs ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
   const mayNeedInput = new Set(['tools/call', 'prompts/get', 'resources/read']);
+  // What a request may be answered with instead of its own result type: a task handle (2025-11-25 task-augmented
+  // requests; 2026-07-28 `tools/call` under the tasks extension).
+  const taskResult =
+    'TasksExtCreateTaskResult' in defs
+      ? 'TasksExtCreateTaskResult'
+      : 'CreateTaskResult' in defs
+        ? 'CreateTaskResult'
+        : '';
+  const mayBeTask = new Set(
+    taskResult === 'CreateTaskResult' ? ['tools/call', 'sampling/createMessage', 'elicitation/create'] : ['tools/call'],
+  );
 
   const problems = (typeName: string, value: unknown): string[] => {
     const validate = validator(typeName);
@@ -96,6 +110,9 @@ function compile(revision: Revision): WireSchema {
       const resultProblems = problems(resultType, result);
       if (resultProblems.length > 0 && mayNeedInput.has(requestMethod) && 'InputRequiredResult' in defs) {
         if (problems('InputRequiredResult', result).length === 0) return envelopeProblems;
+      }
+      if (resultProblems.length > 0 && taskResult !== '' && mayBeTask.has(requestMethod)) {
+        if (problems(taskResult, result).length === 0) return envelopeProblems;
       }
       return [...envelopeProblems, ...resultProblems];
     },

@@ -1,0 +1,223 @@
+import { JsonRpcError } from '@mcpkit/jsonrpc-core';
+import {
+  hasCapability,
+  invalidParamsError,
+  MetaKeys,
+  missingRequiredClientCapabilityError,
+  TASKS_EXTENSION_ID,
+} from '@mcpkit/protocol';
+import type { Server, ServerMiddleware, ServerRequestContext, ServerRequestHandler } from '@mcpkit/server';
+import { detailedModernTask, isTerminal, legacyTask, type TaskRecord } from '../task-record';
+import type { TaskStore } from '../task-store';
+import { storeRefusal, taskNotFoundError } from './errors';
+import type { RunningTask } from './running-task';
+
+/** What the `tasks/*` methods need from the task server. */
+export interface TaskMethodsContext {
+  /** The task if this requestor owns it, else `undefined` (bad ids throw -32602). */
+  owned(taskId: unknown, ctx: ServerRequestContext): Promise<TaskRecord | undefined>;
+  owner(ctx: ServerRequestContext): string | undefined;
+  running(taskId: string): RunningTask | undefined;
+  cancel(record: TaskRecord): Promise<TaskRecord | undefined>;
+  inputsChanged(task: RunningTask): Promise<void>;
+  store: TaskStore;
+  listPageSize: number;
+  pollIntervalMs: number;
+  middleware: ServerMiddleware;
+}
+
+type Params = Record<string, unknown> | undefined;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** 2026-07-28: the tasks methods answer only requests whose client capabilities declare the extension. */
+function requireExtension(ctx: ServerRequestContext): void {
+  if (!hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID])) {
+    throw missingRequiredClientCapabilityError(
+      { extensions: { [TASKS_EXTENSION_ID]: {} } },
+      `${ctx.method} belongs to the ${TASKS_EXTENSION_ID} extension: declare it in the request's client capabilities`,
+    );
+  }
+}
+
+/** Whether `answer` has the shape of a result of `method` (enough to hand it to the handler). */
+function answerFits(method: string, answer: unknown): boolean {
+  if (!isObject(answer)) return false;
+  switch (method) {
+    case 'elicitation/create':
+      return answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel';
+    case 'sampling/createMessage':
+      return typeof answer.role === 'string' && answer.content !== undefined && typeof answer.model === 'string';
+    case 'roots/list':
+      return Array.isArray(answer.roots);
+    default:
+      return true;
+  }
+}
+
+/** What `tasks/result` answers for a terminal task: the underlying result (related-task `_meta` added) or error. */
+function payload(record: TaskRecord): Record<string, unknown> {
+  const result = record.result;
+  if (result !== undefined && (record.status === 'completed' || record.status === 'failed')) {
+    const meta = isObject(result._meta) ? result._meta : undefined;
+    return { ...result, _meta: { ...meta, [MetaKeys.RelatedTask]: { taskId: record.taskId } } };
+  }
+  const error = record.error ?? { code: -32603, message: `Task ${record.taskId} ended without a result` };
+  throw new JsonRpcError(error.code, error.message, error.data);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+/**
+ * Registers `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and `tasks/update` as the extension
+ * `io.modelcontextprotocol/tasks`. The server's era rules route each to its revisions (2025-11-25: core methods gated
+ * by `capabilities.tasks`; 2026-07-28: the extension's `tasks/get|update|cancel`, `tasks/result` and `tasks/list`
+ * answering -32601); each handler speaks the vocabulary of the request's era.
+ */
+export function installTaskMethods(server: Server, tasks: TaskMethodsContext): void {
+  const legacy = {
+    async get(params: Params, ctx: ServerRequestContext) {
+      const record = await tasks.owned(params?.taskId, ctx);
+      if (record === undefined) throw taskNotFoundError(params?.taskId);
+      return legacyTask(record);
+    },
+
+    /** Blocks until the task is terminal, delivering its input requests on this request's stream meanwhile. */
+    async result(params: Params, ctx: ServerRequestContext) {
+      const taskId = params?.taskId;
+      let record = await tasks.owned(taskId, ctx);
+      if (record === undefined) throw taskNotFoundError(taskId);
+      while (!isTerminal(record.status)) {
+        const running = tasks.running(record.taskId);
+        if (running !== undefined) {
+          running.addWaiter(ctx);
+          await Promise.race([running.done, sleep(2 ** 31 - 1, ctx.signal)]);
+          running.removeWaiter(ctx);
+        } else {
+          // Run elsewhere (another instance sharing the store): poll it.
+          await sleep(tasks.pollIntervalMs, ctx.signal);
+        }
+        ctx.signal.throwIfAborted();
+        record = await tasks.owned(taskId, ctx);
+        if (record === undefined) throw taskNotFoundError(taskId);
+      }
+      return payload(record);
+    },
+
+    async list(params: Params, ctx: ServerRequestContext) {
+      const cursor = params?.cursor;
+      if (cursor !== undefined && typeof cursor !== 'string') throw invalidParamsError('cursor must be a string');
+      let page: Awaited<ReturnType<TaskStore['list']>>;
+      try {
+        page = await tasks.store.list(tasks.owner(ctx) ?? null, { cursor, limit: tasks.listPageSize });
+      } catch (error) {
+        throw storeRefusal(error);
+      }
+      const result: Record<string, unknown> = { tasks: page.tasks.map(legacyTask) };
+      if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+      return result;
+    },
+
+    async cancel(params: Params, ctx: ServerRequestContext) {
+      const record = await tasks.owned(params?.taskId, ctx);
+      if (record === undefined) throw taskNotFoundError(params?.taskId);
+      if (isTerminal(record.status)) {
+        throw invalidParamsError(`Cannot cancel task: already in terminal status '${record.status}'`, {
+          taskId: record.taskId,
+          status: record.status,
+        });
+      }
+      const cancelled = await tasks.cancel(record);
+      if (cancelled === undefined) throw taskNotFoundError(record.taskId);
+      // Finished on its own before the cancel took: the spec's answer for a terminal task.
+      if (cancelled.status !== 'cancelled') {
+        throw invalidParamsError(`Cannot cancel task: already in terminal status '${cancelled.status}'`, {
+          taskId: record.taskId,
+          status: cancelled.status,
+        });
+      }
+      return legacyTask(cancelled);
+    },
+  };
+
+  const modern = {
+    async get(params: Params, ctx: ServerRequestContext) {
+      requireExtension(ctx);
+      const record = await tasks.owned(params?.taskId, ctx);
+      if (record === undefined) throw taskNotFoundError(params?.taskId);
+      return detailedModernTask(record);
+    },
+
+    /** Answers the task's pending input requests; keys not pending are ignored (SEP-2663), the ack is empty. */
+    async update(params: Params, ctx: ServerRequestContext) {
+      requireExtension(ctx);
+      const responses = params?.inputResponses;
+      if (!isObject(responses)) {
+        throw invalidParamsError('tasks/update needs params.inputResponses (an object of answers by key)', {
+          inputResponses: responses,
+        });
+      }
+      const record = await tasks.owned(params?.taskId, ctx);
+      if (record === undefined) throw taskNotFoundError(params?.taskId);
+      const running = tasks.running(record.taskId);
+      const pending = running?.inputRequests ?? {};
+      for (const [key, answer] of Object.entries(responses)) {
+        const request = pending[key];
+        if (request === undefined) continue;
+        if (!answerFits(request.method, answer)) {
+          throw invalidParamsError(`inputResponses["${key}"] is not a valid answer to ${request.method}`, {
+            key,
+            method: request.method,
+          });
+        }
+      }
+      let answered = false;
+      for (const [key, answer] of Object.entries(responses)) {
+        if (running !== undefined && pending[key] !== undefined) answered = running.answer(key, answer) || answered;
+      }
+      if (answered && running !== undefined) await tasks.inputsChanged(running);
+      return {};
+    },
+
+    async cancel(params: Params, ctx: ServerRequestContext) {
+      requireExtension(ctx);
+      const record = await tasks.owned(params?.taskId, ctx);
+      if (record === undefined) throw taskNotFoundError(params?.taskId);
+      // Idempotent: a terminal task gets the same empty ack (SEP-2663).
+      if (!isTerminal(record.status)) await tasks.cancel(record);
+      return {};
+    },
+  };
+
+  const byEra =
+    (legacyHandler: (params: Params, ctx: ServerRequestContext) => unknown, modernHandler?: typeof legacyHandler) =>
+    (params: Params, ctx: ServerRequestContext) =>
+      ctx.era === 'modern' && modernHandler !== undefined ? modernHandler(params, ctx) : legacyHandler(params, ctx);
+
+  server.extend({
+    id: TASKS_EXTENSION_ID,
+    declaration: {},
+    methods: {
+      'tasks/get': byEra(legacy.get, modern.get),
+      'tasks/result': byEra(legacy.result),
+      'tasks/list': byEra(legacy.list),
+      'tasks/cancel': byEra(legacy.cancel, modern.cancel),
+      'tasks/update': byEra(modern.update, modern.update),
+    } as Record<string, ServerRequestHandler<never>>,
+    middleware: tasks.middleware,
+  });
+}

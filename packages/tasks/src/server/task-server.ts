@@ -1,0 +1,585 @@
+import { JsonRpcError, JsonRpcErrorCode, type JsonRpcParams, type JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import {
+  type CallToolResult,
+  hasCapability,
+  invalidParamsError,
+  missingRequiredClientCapabilityError,
+  TASKS_EXTENSION_ID,
+} from '@mcpkit/protocol';
+import {
+  type DispatchContext,
+  type McpServer,
+  type Server,
+  type ServerMiddleware,
+  type ServerRequestContext,
+  ServerSession,
+} from '@mcpkit/server';
+import { InMemoryTaskStore } from '../memory-store';
+import { newTaskId } from '../task-ids';
+import {
+  detailedModernTask,
+  legacyTask,
+  modernTask,
+  type TaskEra,
+  type TaskPatch,
+  type TaskRecord,
+} from '../task-record';
+import type { TaskStore } from '../task-store';
+import { errorObjectOf, storeRefusal } from './errors';
+import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
+import { RunningTask } from './running-task';
+import { installTaskMethods } from './task-methods';
+
+/** How one tool runs as a task (`TaskServerOptions.tools`). */
+export interface TaskToolOptions {
+  /**
+   * After a server restart, run the task again from the start with the same arguments, instead of marking it
+   * `failed`. Only for work that is safe to repeat. Default `false`.
+   */
+  resumable?: boolean;
+  /**
+   * `request` (default): a call that may become a task becomes one before the handler runs. `handler`: the handler
+   * decides, by returning `tasks.runAsTask(ctx, work)` — for a tool that first gathers input (2026-07-28 multi
+   * round-trip), then goes on as a task.
+   */
+  start?: 'request' | 'handler';
+}
+
+/** Options of `TaskServer`. */
+export interface TaskServerOptions {
+  /** Where tasks live. Default: a new `InMemoryTaskStore` (lost on restart; `SqliteTaskStore` keeps them). */
+  store?: TaskStore;
+  /** Retention of a task when the request asks for none, in ms. Default 1 hour. */
+  defaultTtlMs?: number;
+  /** The longest retention granted; a longer requested `ttl` is cut to it (the spec lets receivers). Default 24 h. */
+  maxTtlMs?: number;
+  /** The suggested polling interval, in ms. Default 1 000. */
+  pollIntervalMs?: number;
+  /** How many unfinished tasks one requestor may have at once; past it, `tools/call` gets -32600. Default 100. */
+  maxLiveTasksPerRequestor?: number;
+  /** Items per `tasks/list` page (2025-11-25). Default 50. */
+  listPageSize?: number;
+  /** Who owns a task (see `defaultIdentity`): another owner gets "not found" for it. */
+  identity?: IdentityOf;
+  /** Per tool name: resumable after a restart, and who starts the task. */
+  tools?: Record<string, TaskToolOptions>;
+  /**
+   * On start, what to do with the store's unfinished tasks (a previous process was running them): `true` (default)
+   * resumes the resumable ones and marks the others `failed`; `false` leaves them (several instances sharing a store
+   * must decide which tasks are orphaned themselves). Wait for `ready` before serving.
+   */
+  recover?: boolean;
+  /** Send status notifications (`notifications/tasks/status`; `notifications/tasks` on listen streams). Default true. */
+  statusNotifications?: boolean;
+  /** This process's name in the records it runs. Default: random. */
+  instanceId?: string;
+  /** Problems nobody awaits (a failed store write, a notification that could not be sent). Default: the server's. */
+  onError?: (error: Error) => void;
+  /** The clock (tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** What a handler sees of the task it runs in: `ctx.get('task')` (undefined when it runs inline). */
+export interface TaskContext {
+  readonly taskId: string;
+  /** Sets the task's `statusMessage` (what `tasks/get` shows: "Compiling 3/10", "Waiting for approval"). */
+  setStatusMessage(message: string): Promise<void>;
+}
+
+declare module '@mcpkit/server' {
+  interface ContextVariableMap {
+    /** Set by `@mcpkit/tasks` when the handler runs as a task. */
+    task: TaskContext;
+  }
+}
+
+const MIN_TTL_MS = 1_000;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The params kept with a task: what the handler needs to run again (the task and MRTR fields dropped). */
+function storedParams(params: Record<string, unknown>): Record<string, unknown> {
+  const { task: _task, inputResponses: _responses, requestState: _state, ...kept } = params;
+  return kept;
+}
+
+function firstText(result: CallToolResult): string {
+  for (const block of result.content ?? []) if (block.type === 'text') return block.text;
+  return 'the tool reported an error';
+}
+
+/** `result` without a capability key (the other era's tasks vocabulary). */
+function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknown {
+  if (!isObject(result) || !isObject(result.capabilities)) return result;
+  const capabilities: Record<string, unknown> = { ...result.capabilities };
+  if (key === 'tasks') delete capabilities.tasks;
+  else if (isObject(capabilities.extensions)) {
+    const extensions = { ...capabilities.extensions };
+    delete extensions[TASKS_EXTENSION_ID];
+    if (Object.keys(extensions).length === 0) delete capabilities.extensions;
+    else capabilities.extensions = extensions;
+  }
+  return { ...result, capabilities };
+}
+
+/**
+ * Tasks on an `McpServer`, in both eras, from one definition: 2025-11-25 task-augmented `tools/call` (`tasks/get`,
+ * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`) and the 2026-07-28 extension
+ * `io.modelcontextprotocol/tasks` (`resultType: "task"`, `tasks/get`, `tasks/update`, `tasks/cancel`,
+ * `notifications/tasks` on listen streams). A tool opts in with `execution: { taskSupport }`; its handler is the same
+ * whether it runs inline or as a task — `ctx.progress`, `ctx.log`, `ctx.elicit` / `createMessage` (which put the task
+ * in `input_required`), `ctx.signal` (aborted by `tasks/cancel`), and `ctx.get('task')?.setStatusMessage(…)`.
+ *
+ * @example
+ * const server = new McpServer({ name: 'builds', version: '1.0.0' });
+ * const tasks = new TaskServer(server, { store: await SqliteTaskStore.open('./tasks.db') });
+ * server.registerTool('build', { execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
+ *   for (let step = 1; step <= 3; step++) {
+ *     await ctx.get('task')?.setStatusMessage(`step ${step} of 3`);
+ *     await ctx.progress(step, 3);
+ *   }
+ *   return { content: [{ type: 'text', text: 'built' }] };
+ * });
+ * await tasks.ready;
+ */
+export class TaskServer {
+  readonly store: TaskStore;
+  readonly instanceId: string;
+  /** Settles once unfinished tasks of a previous process were resumed or failed (`recover`). */
+  readonly ready: Promise<void>;
+  readonly #mcp: McpServer;
+  readonly #server: Server;
+  readonly #identity: IdentityOf;
+  readonly #tools: Record<string, TaskToolOptions>;
+  readonly #defaultTtlMs: number;
+  readonly #maxTtlMs: number;
+  readonly #pollIntervalMs: number;
+  readonly #maxLive: number;
+  readonly #listPageSize: number;
+  readonly #notifyStatus: boolean;
+  readonly #now: () => number;
+  readonly #onError: ((error: Error) => void) | undefined;
+  readonly #running = new Map<string, RunningTask>();
+  readonly #resuming = new Map<string, TaskRecord>();
+
+  constructor(mcp: McpServer, options: TaskServerOptions = {}) {
+    this.#mcp = mcp;
+    this.#server = mcp.server;
+    this.store = options.store ?? new InMemoryTaskStore();
+    this.instanceId = options.instanceId ?? newTaskId();
+    this.#identity = options.identity ?? defaultIdentity;
+    this.#tools = options.tools ?? {};
+    this.#maxTtlMs = options.maxTtlMs ?? 24 * 60 * 60_000;
+    this.#defaultTtlMs = Math.min(options.defaultTtlMs ?? 60 * 60_000, this.#maxTtlMs);
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#maxLive = options.maxLiveTasksPerRequestor ?? 100;
+    this.#listPageSize = options.listPageSize ?? 50;
+    this.#notifyStatus = options.statusNotifications !== false;
+    this.#now = options.now ?? Date.now;
+    this.#onError = options.onError;
+    for (const [name, value] of [
+      ['maxTtlMs', this.#maxTtlMs],
+      ['pollIntervalMs', this.#pollIntervalMs],
+      ['maxLiveTasksPerRequestor', this.#maxLive],
+      ['listPageSize', this.#listPageSize],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1) {
+        throw new RangeError(`TaskServer: ${name} must be a positive integer; got ${value}`);
+      }
+    }
+    this.#server.registerCapabilities({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
+    installTaskMethods(this.#server, {
+      owned: (taskId, ctx) => this.#owned(taskId, ctx),
+      owner: (ctx) => this.#owner(ctx),
+      running: (taskId) => this.#running.get(taskId),
+      cancel: (record) => this.#cancel(record),
+      inputsChanged: (task) => this.#inputsChanged(task),
+      store: this.store,
+      listPageSize: this.#listPageSize,
+      pollIntervalMs: this.#pollIntervalMs,
+      middleware: this.#middleware,
+    });
+    this.ready = options.recover === false ? Promise.resolve() : this.#recover();
+  }
+
+  /** How many tasks this process is running now. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Turns the rest of a `tools/call` handler into a task and answers the call with it at once (2026-07-28, when the
+   * client declared the extension; otherwise — and inside a task already — `work` just runs inline). For tools with
+   * `start: 'handler'` that gather input first (multi round-trip), then go on asynchronously.
+   *
+   * @example
+   * server.registerTool('delete_all', { execution: { taskSupport: 'required' } }, async (_args, ctx) => {
+   *   const answer = await ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
+   *   return tasks.runAsTask(ctx, async () => ({ content: [{ type: 'text', text: `${answer.action}: deleted` }] }));
+   * });
+   */
+  async runAsTask(
+    ctx: ServerRequestContext,
+    work: (ctx: ServerRequestContext) => CallToolResult | Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    const inline =
+      ctx.get('task') !== undefined ||
+      ctx.method !== 'tools/call' ||
+      ctx.era !== 'modern' ||
+      !hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]);
+    if (inline) return work(ctx);
+    return (await this.#start(ctx, () => work(ctx))) as unknown as CallToolResult;
+  }
+
+  /** Stops accepting work from this object's tasks: aborts the handlers this process runs (they stay unfinished). */
+  async close(): Promise<void> {
+    for (const task of this.#running.values()) task.controller.abort(new Error('The task server closed'));
+    this.#running.clear();
+  }
+
+  // ---- tools/call ----
+
+  readonly #middleware: ServerMiddleware = async (ctx, next) => {
+    if (ctx.kind !== 'request') return next();
+    switch (ctx.method) {
+      case 'tools/call':
+        return this.#toolsCall(ctx, next);
+      // Each era advertises its own vocabulary: 2025-11-25 `capabilities.tasks`, 2026-07-28 the extension (SEP-2663
+      // forbids the legacy capability where the extension exists).
+      case 'initialize':
+        return withoutCapability(await next(), 'extensions');
+      case 'server/discover':
+        return withoutCapability(await next(), 'tasks');
+      default:
+        return next();
+    }
+  };
+
+  #toolsCall(ctx: ServerRequestContext, next: () => Promise<unknown>): unknown {
+    const resumed = this.#resuming.get(String(ctx.requestId));
+    if (resumed !== undefined) {
+      this.#resuming.delete(String(ctx.requestId));
+      this.#run(ctx, resumed, next);
+      return this.#created(resumed, ctx.era);
+    }
+    const params = ctx.params ?? {};
+    const name = params.name;
+    const tool = typeof name === 'string' ? this.#mcp.getTool(name) : undefined;
+    if (tool === undefined) return next();
+    const support = tool.execution?.taskSupport ?? 'forbidden';
+    if (ctx.era === 'legacy') {
+      const asked = ctx.protocolVersion === '2025-11-25' && params.task !== undefined && params.task !== null;
+      if (asked && support === 'forbidden') {
+        throw new JsonRpcError(
+          JsonRpcErrorCode.MethodNotFound,
+          `Tool '${name}' does not support task-augmented execution (execution.taskSupport is "forbidden"): call it without params.task`,
+          { method: 'tools/call', tool: name, taskSupport: support },
+        );
+      }
+      if (!asked && support === 'required') {
+        throw new JsonRpcError(
+          JsonRpcErrorCode.MethodNotFound,
+          ctx.protocolVersion === '2025-11-25'
+            ? `Tool '${name}' requires task-augmented execution (execution.taskSupport is "required"): call it with params.task`
+            : `Tool '${name}' runs only as a task, which ${ctx.protocolVersion} does not have: connect with 2025-11-25 or 2026-07-28`,
+          { method: 'tools/call', tool: name, taskSupport: support },
+        );
+      }
+      return asked ? this.#start(ctx, next) : next();
+    }
+    const declared = hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]);
+    if (support === 'required' && !declared) {
+      throw missingRequiredClientCapabilityError(
+        { extensions: { [TASKS_EXTENSION_ID]: {} } },
+        `Tool '${name}' runs only as a task: declare the ${TASKS_EXTENSION_ID} extension in the request's client capabilities`,
+      );
+    }
+    if (support === 'forbidden' || !declared || this.#tools[name as string]?.start === 'handler') return next();
+    return this.#start(ctx, next);
+  }
+
+  /** Creates the task (durably: `tasks/get` finds it before the answer goes out) and runs `run` as it. */
+  async #start(ctx: ServerRequestContext, run: () => unknown): Promise<Record<string, unknown>> {
+    const params = ctx.params ?? {};
+    const ttlMs = this.#ttl(ctx.era === 'legacy' ? (params.task as { ttl?: unknown } | undefined)?.ttl : undefined);
+    const now = this.#now();
+    const record: TaskRecord = {
+      taskId: newTaskId(),
+      owner: this.#owner(ctx) ?? null,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      expiresAt: now + ttlMs,
+      pollIntervalMs: this.#pollIntervalMs,
+      era: ctx.era,
+      request: { method: 'tools/call', params: storedParams(params) },
+      context: { protocolVersion: ctx.protocolVersion, clientCapabilities: ctx.clientCapabilities },
+      instance: this.instanceId,
+    };
+    try {
+      await this.store.create(record, { maxLivePerOwner: this.#maxLive });
+    } catch (error) {
+      throw storeRefusal(error);
+    }
+    this.#run(ctx, record, run);
+    return this.#created(record, ctx.era);
+  }
+
+  #created(record: TaskRecord, era: TaskEra): Record<string, unknown> {
+    return era === 'legacy' ? { task: legacyTask(record) } : { resultType: 'task', ...modernTask(record) };
+  }
+
+  /** Runs the handler detached from its request: its signal, notifications and asks go to the task. */
+  #run(ctx: ServerRequestContext, record: TaskRecord, run: () => unknown): void {
+    const taskId = record.taskId;
+    const task = new RunningTask(taskId, record.era, record.era === 'legacy' ? ctx.session : undefined, {
+      inputsChanged: (changed) => void this.#inputsChanged(changed),
+      error: (error) => this.#report(error),
+    });
+    this.#running.set(taskId, task);
+    ctx.set('task', { taskId, setStatusMessage: (message) => this.#setStatusMessage(taskId, message) });
+    ctx.rebind({
+      signal: task.controller.signal,
+      notify: (method, params) => this.#notifyFromHandler(task, method, params),
+      ask: (input) => task.ask(input),
+    });
+    let outcome: Promise<unknown>;
+    try {
+      outcome = Promise.resolve(run());
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    outcome.then(
+      (result) => this.#complete(task, result),
+      (error) =>
+        this.#settle(task, {
+          status: 'failed',
+          statusMessage: errorObjectOf(error).message,
+          error: errorObjectOf(error),
+        }),
+    );
+  }
+
+  #notifyFromHandler(task: RunningTask, method: string, params: JsonRpcParams | undefined): Promise<void> {
+    if (task.era === 'legacy') return task.notify(method, params);
+    // 2026-07-28 has no stream for a task's request-scoped notifications once the call was answered: progress
+    // becomes the task's statusMessage; log messages have nowhere to go.
+    if (method !== 'notifications/progress' || !isObject(params)) return Promise.resolve();
+    const { progress, total, message } = params as { progress?: unknown; total?: unknown; message?: unknown };
+    const text =
+      typeof message === 'string' ? message : `${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
+    return this.#setStatusMessage(task.taskId, text);
+  }
+
+  async #complete(task: RunningTask, result: unknown): Promise<void> {
+    if (!isObject(result)) {
+      await this.#settle(task, {
+        status: 'failed',
+        statusMessage: 'The tool returned no result object',
+        error: { code: JsonRpcErrorCode.InternalError, message: 'The tool returned no result object' },
+      });
+      return;
+    }
+    const toolResult = result as unknown as CallToolResult;
+    // 2025-11-25: a tool result with isError is a failed task; 2026-07-28: it is completed (failed = protocol error).
+    const failed = task.era === 'legacy' && toolResult.isError === true;
+    await this.#settle(task, {
+      status: failed ? 'failed' : 'completed',
+      statusMessage: failed ? `Tool execution failed: ${firstText(toolResult)}` : undefined,
+      result,
+    });
+  }
+
+  /** Moves a task to a terminal status (ignored when it is terminal already: a cancel won) and tells the client. */
+  async #settle(task: RunningTask, patch: TaskPatch): Promise<void> {
+    this.#running.delete(task.taskId);
+    try {
+      const { record, applied } = await this.store.update(task.taskId, {
+        ...patch,
+        inputRequests: undefined,
+        inputResponses: undefined,
+        lastUpdatedAt: this.#now(),
+      });
+      if (applied && record !== undefined) this.#announce(record, task);
+    } catch (error) {
+      this.#report(error);
+    } finally {
+      task.finish(new Error(`Task ${task.taskId} ended`));
+    }
+  }
+
+  /** `tasks/cancel`: cancelled before the answer goes out, the handler's signal aborted. */
+  async #cancel(record: TaskRecord): Promise<TaskRecord | undefined> {
+    const outcome = await this.store.update(record.taskId, {
+      status: 'cancelled',
+      statusMessage: 'The task was cancelled by request.',
+      error: { code: JsonRpcErrorCode.InternalError, message: `Task ${record.taskId} was cancelled` },
+      inputRequests: undefined,
+      inputResponses: undefined,
+      lastUpdatedAt: this.#now(),
+    });
+    const task = this.#running.get(record.taskId);
+    if (task !== undefined) {
+      this.#running.delete(record.taskId);
+      task.controller.abort(new Error(`Task ${record.taskId} was cancelled`));
+      task.finish(new Error(`Task ${record.taskId} was cancelled`));
+    }
+    if (outcome.applied && outcome.record !== undefined) this.#announce(outcome.record, task);
+    return outcome.record;
+  }
+
+  /** The task's unanswered input requests changed: `input_required` with them, or back to `working`. */
+  async #inputsChanged(task: RunningTask): Promise<void> {
+    const waiting = task.hasPendingInput;
+    try {
+      const { record, applied } = await this.store.update(task.taskId, {
+        status: waiting ? 'input_required' : 'working',
+        inputRequests: waiting ? task.inputRequests : undefined,
+        lastUpdatedAt: this.#now(),
+      });
+      if (applied && record !== undefined) this.#announce(record, task);
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  async #setStatusMessage(taskId: string, statusMessage: string): Promise<void> {
+    const { record, applied } = await this.store.update(taskId, { statusMessage, lastUpdatedAt: this.#now() });
+    if (applied && record !== undefined) this.#announce(record, this.#running.get(taskId));
+  }
+
+  /** Status notifications: 2025-11-25 to the creating session; 2026-07-28 to listen streams that asked, owner only. */
+  #announce(record: TaskRecord, task: RunningTask | undefined): void {
+    if (!this.#notifyStatus) return;
+    const send = (promise: Promise<void>) => promise.catch((error) => this.#report(error));
+    const session = task?.session;
+    if (record.era === 'legacy' && session?.connected === true && session.era === 'legacy') {
+      send(session.notify('notifications/tasks/status', legacyTask(record) as unknown as JsonRpcParams));
+    }
+    let detailed: Record<string, unknown> | undefined;
+    for (const stream of this.#server.listenStreams) {
+      if (stream.filter.taskIds?.includes(record.taskId) !== true) continue;
+      const owner = this.#identity({ auth: stream.info.auth, session: stream.session, era: 'modern' }) ?? null;
+      if (owner !== record.owner) continue;
+      detailed ??= detailedModernTask(record);
+      send(stream.send('notifications/tasks', detailed));
+    }
+  }
+
+  // ---- lookups and policy ----
+
+  #owner(ctx: ServerRequestContext): string | undefined {
+    const requestor: Requestor = { auth: ctx.auth, session: ctx.session, era: ctx.era };
+    return this.#identity(requestor);
+  }
+
+  /** The task `taskId` if this requestor owns it; anything else is "not found". */
+  async #owned(taskId: unknown, ctx: ServerRequestContext): Promise<TaskRecord | undefined> {
+    if (typeof taskId !== 'string' || taskId.length === 0) {
+      throw invalidParamsError(`${ctx.method} needs params.taskId (a non-empty string)`, { taskId });
+    }
+    const record = await this.store.get(taskId);
+    if (record === undefined || record.owner !== (this.#owner(ctx) ?? null)) return undefined;
+    return record;
+  }
+
+  /** The retention granted: the requested one (2025-11-25 `params.task.ttl`) within policy, else the default. */
+  #ttl(requested: unknown): number {
+    if (requested === undefined) return this.#defaultTtlMs;
+    if (typeof requested !== 'number' || !Number.isInteger(requested) || requested < 0) {
+      throw invalidParamsError('params.task.ttl must be a non-negative integer (milliseconds)', { ttl: requested });
+    }
+    return Math.max(MIN_TTL_MS, Math.min(requested, this.#maxTtlMs));
+  }
+
+  // ---- restart ----
+
+  /** Unfinished tasks of a previous process: resumable ones run again, the others read `failed`, saying why. */
+  async #recover(): Promise<void> {
+    let orphans: TaskRecord[];
+    try {
+      orphans = await this.store.unfinished();
+    } catch (error) {
+      this.#report(error);
+      return;
+    }
+    for (const record of orphans) {
+      if (this.#running.has(record.taskId)) continue;
+      const name = record.request.params.name;
+      const resumable =
+        typeof name === 'string' && this.#tools[name]?.resumable === true && this.#mcp.getTool(name) !== undefined;
+      try {
+        if (resumable) await this.#resume(record);
+        else {
+          const message = 'The server restarted while this task was running, so its work was lost; call the tool again';
+          const { record: failed, applied } = await this.store.update(record.taskId, {
+            status: 'failed',
+            statusMessage: message,
+            error: { code: JsonRpcErrorCode.InternalError, message, data: { reason: 'server_restarted' } },
+            inputRequests: undefined,
+            inputResponses: undefined,
+            lastUpdatedAt: this.#now(),
+          });
+          if (applied && failed !== undefined) this.#announce(failed, undefined);
+        }
+      } catch (error) {
+        this.#report(error);
+      }
+    }
+  }
+
+  /** Runs a resumable task's handler again, through the server's dispatcher (era rules, middleware, the tool). */
+  async #resume(record: TaskRecord): Promise<void> {
+    const { record: working } = await this.store.update(record.taskId, {
+      status: 'working',
+      statusMessage: 'Resumed after a server restart',
+      inputRequests: undefined,
+      inputResponses: undefined,
+      instance: this.instanceId,
+      lastUpdatedAt: this.#now(),
+    });
+    if (working === undefined) return;
+    const requestId = `mcpkit-tasks-resume:${record.taskId}`;
+    const request: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id: requestId,
+      method: 'tools/call',
+      params: { ...record.request.params, ...(record.era === 'legacy' ? { task: {} } : {}) },
+    };
+    let session: ServerSession | undefined;
+    if (record.era === 'legacy') {
+      // A stand-in for the session that created it (gone with the old process): the era rules need one.
+      session = new ServerSession(this.#server);
+      session.era = 'legacy';
+      session.protocolVersion = record.context.protocolVersion;
+      session.clientCapabilities = record.context.clientCapabilities;
+    }
+    const dispatch: DispatchContext = {
+      requestId,
+      message: request,
+      signal: new AbortController().signal,
+      info: {},
+      notify: () => Promise.resolve(),
+    };
+    this.#resuming.set(requestId, working);
+    this.#server.dispatch(request, dispatch, session).then(
+      () => this.#resuming.delete(requestId),
+      (error) => {
+        this.#resuming.delete(requestId);
+        this.#report(error);
+      },
+    );
+  }
+
+  #report(error: unknown): void {
+    const report = this.#onError ?? this.#server.onerror;
+    try {
+      report?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // A throwing error handler must not break a task.
+    }
+  }
+}
