@@ -88,7 +88,12 @@ describe('rateLimit', () => {
       rateLimit({
         limit: { capacity: 5, refillPerSecond: 1 },
         by: 'address',
-        store: { take: (key, bucket, cost, now) => (seen.push(key), store.take(key, bucket, cost, now)) },
+        store: {
+          take: (key, bucket, cost, now) => {
+            seen.push(key);
+            return store.take(key, bucket, cost, now);
+          },
+        },
       }),
     );
     const { client } = await pair(server, {
