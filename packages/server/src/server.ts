@@ -355,9 +355,9 @@ export class Server {
     }
   }
 
-  /** Runs `handler` inside the middleware, or straight away when there is none. */
-  #run(ctx: ServerRequestContext, handler: () => unknown): unknown {
-    return this.#middleware.size === 0 ? handler() : this.#middleware.run(ctx, handler);
+  /** Runs `handler` inside the middleware, or straight away when there is none (or the request is internal). */
+  #run(ctx: ServerRequestContext, dctx: DispatchContext, handler: () => unknown): unknown {
+    return this.#middleware.size === 0 || dctx.internal === true ? handler() : this.#middleware.run(ctx, handler);
   }
 
   /**
@@ -480,9 +480,10 @@ export class Server {
       this.#loggingDeclared,
       mayAsk,
     );
-    if (!mayAsk) return this.#rules.complete(method, await this.#run(ctx, () => handler(params as never, ctx)), false);
+    if (!mayAsk)
+      return this.#rules.complete(method, await this.#run(ctx, dctx, () => handler(params as never, ctx)), false);
     const retried = params!.requestState !== undefined;
-    const result = await this.#run(ctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
+    const result = await this.#run(ctx, dctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
     return this.#rules.complete(method, result, retried);
   }
 
@@ -495,13 +496,13 @@ export class Server {
     const method = request.method;
     if (method === 'initialize') {
       if (this.#middleware.size === 0) return this.#initialize(params, session);
-      return this.#run(this.#openingContext(dctx, params, session), () => this.#initialize(params, session));
+      return this.#run(this.#openingContext(dctx, params, session), dctx, () => this.#initialize(params, session));
     }
     const version = session?.protocolVersion;
     if (version === undefined || session?.era !== 'legacy') {
       if (method === 'ping' && this.#rules.legacyVersions.length > 0) {
         if (this.#middleware.size === 0) return {};
-        return this.#run(this.#openingContext(dctx, params, session), () => ({}));
+        return this.#run(this.#openingContext(dctx, params, session), dctx, () => ({}));
       }
       throw this.#rules.uninitializedError(method, params);
     }
@@ -517,7 +518,7 @@ export class Server {
       this.#loggingDeclared,
       false,
     );
-    return this.#run(ctx, () => handler(params as never, ctx));
+    return this.#run(ctx, dctx, () => handler(params as never, ctx));
   }
 
   /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */
