@@ -90,6 +90,23 @@ export type ServerRequestHandler<P = unknown, R = unknown> = (params: P, ctx: Se
 type ParamsOf<M extends ClientRequestMethod> = ClientRequests[M]['params'];
 type WireResult<M extends ClientRequestMethod> = ClientRequests[M]['result'] | ClientRequests[M]['interim'];
 
+/** Sends a notification of a stateless request through the transport's `notify`, unless the request was aborted. */
+async function sendHandled(
+  notify:
+    | ((notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => void | Promise<void>)
+    | undefined,
+  signal: AbortSignal,
+  method: string,
+  params: JsonRpcParams | undefined,
+): Promise<void> {
+  if (notify === undefined || signal.aborted) return;
+  await notify(
+    params === undefined
+      ? { jsonrpc: '2.0', method }
+      : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
+  );
+}
+
 function defaultPrincipal(info: MessageInfo): string | undefined {
   const auth = info.auth;
   if (auth === undefined) return undefined;
@@ -405,22 +422,15 @@ export class Server {
   ): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? NEVER_ABORTED;
     const notify = options.notify;
-    const send = async (method: string, params: JsonRpcParams | undefined) => {
-      if (notify === undefined || signal.aborted) return;
-      await notify(
-        params === undefined
-          ? { jsonrpc: '2.0', method }
-          : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
-      );
-    };
     const ctx: DispatchContext = {
       requestId: request.id,
       message: request,
       signal,
       info: options.info ?? NO_INFO,
-      notify: (method, params) => {
+      // One closure per request, as before the outbound hooks: a request that sends nothing pays for nothing more.
+      notify: async (method, params) => {
         const hooks = this.outboundHooks;
-        if (hooks === undefined) return send(method, params);
+        if (hooks === undefined) return sendHandled(notify, signal, method, params);
         const message: OutboundMessage = {
           kind: 'notification',
           method,
@@ -428,7 +438,7 @@ export class Server {
           session: options.session,
           relatedRequestId: request.id,
         };
-        return hooks.run(message, (out) => send(out.method, out.params)).then(() => undefined);
+        await hooks.run(message, (out) => sendHandled(notify, signal, out.method, out.params));
       },
     };
     let response: JsonRpcResponse;
