@@ -64,6 +64,7 @@ describe('logging', () => {
         round: 0,
         outcome: 'ok',
       });
+      expect(sent?.record.requestId).toBe(call?.record.requestId);
       // One record per request: no notification (notifications/initialized) by default.
       expect(serverLog.lines.every((line) => line.record.kind === 'request')).toBe(true);
     });

@@ -46,6 +46,8 @@ describe('tracing', () => {
         'mcp.session.id': 'session-9',
       });
       expect(typeof received.attributes['jsonrpc.request.id']).toBe('string');
+      // The client learns the id once the request went out; both spans name the same request.
+      expect(sent.attributes['jsonrpc.request.id']).toBe(received.attributes['jsonrpc.request.id']);
       expect(sent.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo' });
       expect(received.status.code).toBe(SpanStatusCode.UNSET);
     });

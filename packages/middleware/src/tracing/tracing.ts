@@ -135,7 +135,13 @@ export function tracing(options: TracingOptions = {}): TracingMiddleware {
     return extra === undefined ? attributes : { ...attributes, ...extra };
   };
 
-  const run = async (span: Span, active: Context, method: string, next: () => Promise<unknown>) => {
+  const run = async (
+    span: Span,
+    active: Context,
+    method: string,
+    next: () => Promise<unknown>,
+    sent?: () => string | number | undefined,
+  ) => {
     try {
       const result = await context.with(active, next);
       if (method === 'tools/call' && isToolError(result)) {
@@ -147,6 +153,9 @@ export function tracing(options: TracingOptions = {}): TracingMiddleware {
       fail(span, error);
       throw error;
     } finally {
+      // A client learns its request's id only once next() sent it.
+      const id = sent?.();
+      if (id !== undefined) span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(id));
       span.end();
     }
   };
@@ -164,7 +173,7 @@ export function tracing(options: TracingOptions = {}): TracingMiddleware {
       const meta: Meta = { ...metaOf(request.params) };
       inject(active, meta);
       request.params = { ...request.params, _meta: meta };
-      return run(span, active, ctx.method, next);
+      return run(span, active, ctx.method, next, () => requestIdOf(ctx));
     }
     // A request or notification received: the sender's context (from _meta) is the parent; an ambient one (an HTTP
     // server span) is linked, as the conventions say.
