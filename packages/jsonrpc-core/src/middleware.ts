@@ -118,9 +118,9 @@ export class MiddlewareChain<C, R = unknown> {
         throw error;
       }
     };
-    let result: R | undefined | void;
+    let result: R | undefined;
     try {
-      result = await layers[index]!(ctx, next);
+      result = (await layers[index]!(ctx, next)) as R | undefined;
     } catch (error) {
       // An error that came out of `next` passes as it is; one the layer raised itself is the layer's own.
       throw failedNext && error === fromNext ? error : this.#ownError(error);
