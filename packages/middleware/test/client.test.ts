@@ -100,11 +100,21 @@ describe('retries', () => {
 
   it('honours the retry delay a rate-limited server sends', async () => {
     const { server } = testServer();
-    server.use(rateLimit({ limit: { capacity: 1, refillPerSecond: 10 } }));
+    // The limiter's clock moves only when the client waits, so the delay it asks for is exact whatever the load.
+    let clock = 0;
+    server.use(rateLimit({ limit: { capacity: 1, refillPerSecond: 10 }, now: () => clock }));
     const delays: number[] = [];
     const { client } = await pair(server, {
       era: 'legacy',
-      setup: (c) => c.use(retries({ onRetry: ({ delayMs }) => delays.push(delayMs) })),
+      setup: (c) =>
+        c.use(
+          retries({
+            onRetry: ({ delayMs }) => {
+              delays.push(delayMs);
+              clock += delayMs;
+            },
+          }),
+        ),
     });
     await client.listTools();
     const started = Date.now();

@@ -74,10 +74,16 @@ describe('metrics', () => {
     const { server } = testServer();
     server.use(metrics({ meterProvider }));
     const { client } = await pair(server, { era: 'legacy' });
-    const running = client.callTool({ name: 'slow', arguments: { ms: 200 } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const during = (await collect(reader)).get('mcpkit.server.requests.active');
-    expect(during?.points.find((point) => point.attributes['mcp.method.name'] === 'tools/call')?.value).toBe(1);
+    const running = client.callTool({ name: 'slow', arguments: { ms: 300 } });
+    const inFlight = async () =>
+      (await collect(reader))
+        .get('mcpkit.server.requests.active')
+        ?.points.find((point) => point.attributes['mcp.method.name'] === 'tools/call')?.value;
+    // Bounded wait until the call reached the server (the machine may be busy), then it counts as one in flight.
+    for (let attempt = 0; attempt < 100 && (await inFlight()) !== 1; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await inFlight()).toBe(1);
     await running;
     const after = (await collect(reader)).get('mcpkit.server.requests.active');
     expect(after?.points.find((point) => point.attributes['mcp.method.name'] === 'tools/call')?.value).toBe(0);

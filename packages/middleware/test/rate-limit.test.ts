@@ -66,6 +66,7 @@ describe('rateLimit', () => {
     const { server } = testServer();
     server.use(
       rateLimit({
+        now: () => 0,
         limit: { capacity: 100, refillPerSecond: 1 },
         tools: { delete_all: { capacity: 1, refillPerSecond: 0.1 } },
       }),

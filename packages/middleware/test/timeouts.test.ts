@@ -59,13 +59,18 @@ describe('timeouts', () => {
 describe('concurrency', () => {
   it('refuses calls past max + queue with 503, queues in order, and admits the queue as calls finish', async () => {
     const { server } = testServer();
+    let arrived = 0;
+    server.use((ctx, next) => {
+      if (ctx.method === 'tools/call') arrived++;
+      return next();
+    });
     server.use(concurrency({ tools: { slow: { max: 1, queue: 1 } } }));
     const { client } = await pair(server, { era: 'legacy' });
     const order: string[] = [];
-    const first = client.callTool({ name: 'slow', arguments: { ms: 150 } }).then(() => order.push('first'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const first = client.callTool({ name: 'slow', arguments: { ms: 300 } }).then(() => order.push('first'));
+    await until(() => arrived === 1);
     const second = client.callTool({ name: 'slow', arguments: { ms: 10 } }).then(() => order.push('second'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => arrived === 2);
     const error = await client.callTool({ name: 'slow', arguments: { ms: 10 } }).catch((caught) => caught);
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error.code).toBe(MiddlewareErrorCode.Busy);
@@ -81,13 +86,18 @@ describe('concurrency', () => {
 
   it('a waiting call that is cancelled leaves the queue', async () => {
     const { server, calls } = testServer();
+    let arrived = 0;
+    server.use((ctx, next) => {
+      if (ctx.method === 'tools/call') arrived++;
+      return next();
+    });
     server.use(concurrency({ default: { max: 1, queue: 5 } }));
     const { client } = await pair(server, { era: 'legacy' });
-    const running = client.callTool({ name: 'slow', arguments: { ms: 150 } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const running = client.callTool({ name: 'slow', arguments: { ms: 300 } });
+    await until(() => arrived === 1);
     const controller = new AbortController();
     const waiting = client.callTool({ name: 'slow', arguments: { ms: 1 } }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => arrived === 2);
     controller.abort();
     await expect(waiting).rejects.toThrow();
     await running;
