@@ -14,6 +14,18 @@ const folders = ['packages', 'apps', 'tools'].flatMap((group) =>
 
 const conditions = ['@mcpkit/source', 'module', 'node', 'import', 'default'];
 
+// vitest hands these conditions to Node too (`--conditions module`), and with `module` Node picks the bundler-only ESM
+// build of the OpenTelemetry packages (extension-less imports it cannot load). The projects that load the OpenTelemetry
+// SDK get those packages pre-bundled by vite instead.
+const OPENTELEMETRY = [
+  '@opentelemetry/api',
+  '@opentelemetry/core',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-metrics',
+];
+const USES_OPENTELEMETRY = new Set(['middleware', 'middleware-stack']);
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['@mcpkit/source'] } },
@@ -32,6 +44,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          ...(USES_OPENTELEMETRY.has(root.split('/')[1]!)
+            ? { deps: { optimizer: { ssr: { enabled: true, include: OPENTELEMETRY } } } }
+            : {}),
         },
       })),
     ],

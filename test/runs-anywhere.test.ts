@@ -14,6 +14,7 @@ const RUNS_ANYWHERE = [
   '@mcpkit/client',
   '@mcpkit/transport-websocket',
   '@mcpkit/tasks',
+  '@mcpkit/middleware',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
@@ -39,15 +40,34 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
   return imports.filter((path) => builtins.has(path));
 }
 
-function builtEntries(name: string): string[] {
+// @mcpkit/middleware runs anywhere at its root and at every built-in's subpath (tracing and metrics reach only
+// @opentelemetry/api, which runs anywhere too).
+const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]>> = {
+  '@mcpkit/middleware': [
+    'logging/index',
+    'tracing/index',
+    'metrics/index',
+    'rate-limit/index',
+    'timeouts/index',
+    'keep-alive/index',
+    'client/index',
+    'transport/index',
+  ],
+};
+
+function builtEntries(name: (typeof RUNS_ANYWHERE)[number]): string[] {
   const folder = join(root, 'packages', name.slice('@mcpkit/'.length), 'dist');
-  return [join(folder, 'index.js'), join(folder, 'index.cjs')];
+  return ['index', ...(SUBPATHS[name] ?? [])].flatMap((entry) => [
+    join(folder, `${entry}.js`),
+    join(folder, `${entry}.cjs`),
+  ]);
 }
 
 describe('root entries run anywhere', () => {
   for (const name of RUNS_ANYWHERE) {
     for (const file of builtEntries(name)) {
-      it(`${name} ${file.endsWith('.cjs') ? 'CJS' : 'ESM'} imports no Node built-in`, async () => {
+      const entry = file.slice(join(root, 'packages', name.slice('@mcpkit/'.length), 'dist').length + 1);
+      it(`${name} ${entry} imports no Node built-in`, async () => {
         expect(existsSync(file), `${file} is missing: build the workspace first (npm test does)`).toBe(true);
         expect(await nodeImportsOf(file)).toEqual([]);
       });
@@ -58,4 +78,29 @@ describe('root entries run anywhere', () => {
     const found = await nodeImportsOf(join(root, 'test/fixtures/node-importer/index.js'));
     expect(found.join('\n')).toMatch(/node:fs/);
   });
+});
+
+describe('@mcpkit/middleware works without its optional peer', () => {
+  // @opentelemetry/api is an optional peer dependency: only ./tracing and ./metrics may reach it, so an application
+  // that imports anything else never needs it installed.
+  const folder = join(root, 'packages/middleware/dist');
+  for (const entry of ['index', ...(SUBPATHS['@mcpkit/middleware'] ?? [])]) {
+    const needsOtel = entry === 'tracing/index' || entry === 'metrics/index';
+    it(`${entry} ${needsOtel ? 'reaches' : 'never reaches'} @opentelemetry/api`, async () => {
+      const result = await build({
+        entryPoints: [join(folder, `${entry}.js`)],
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'neutral',
+        format: 'esm',
+        logLevel: 'silent',
+        absWorkingDir: root,
+        mainFields: ['module', 'main'],
+        external: ['@opentelemetry/api', 'jose'],
+      });
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+      expect(imports.includes('@opentelemetry/api')).toBe(needsOtel);
+    });
+  }
 });

@@ -294,10 +294,13 @@ export class Client {
     }
   }
 
-  /** Ends every subscription and closes the connection. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Ends every subscription and closes the connection. Idempotent. `reason` (a keep-alive that got no answer, say) is
+   * named in the `ConnectionClosedError` of every request still pending, and kept as its `cause`.
+   */
+  async close(reason?: Error): Promise<void> {
     this.#subscriptions.endAll('client');
-    await this.#peer?.close();
+    await this.#peer?.close(reason);
   }
 
   // ---- typed requests ----

@@ -32,6 +32,7 @@ export class ClientRequestContext<V extends object = ClientContextVariableMap> e
   readonly round: number;
   /** The options the call was made with. */
   readonly options: CallOptions;
+  #requestId: RequestId | undefined = undefined;
 
   /** @internal Built by the request pipeline. */
   constructor(
@@ -54,6 +55,19 @@ export class ClientRequestContext<V extends object = ClientContextVariableMap> e
   /** The call's abort signal, if it has one. */
   get signal(): AbortSignal | undefined {
     return this.options.signal;
+  }
+
+  /**
+   * The JSON-RPC id of this request, once `next()` sent it (`undefined` before, and when a middleware answered without
+   * sending). A retry sends again with a new id.
+   */
+  get requestId(): RequestId | undefined {
+    return this.#requestId;
+  }
+
+  /** @internal Called by the pipeline as the request goes out. */
+  sent(id: RequestId): void {
+    this.#requestId = id;
   }
 }
 

@@ -159,9 +159,10 @@ export class RequestPipeline {
     if (middleware.size === 0) return this.#sendNow(peer, session, method, params, options);
     const ctx = new ClientRequestContext(method, params, session.era, session.version, round, options);
     return middleware
-      .run(ctx, (c) =>
-        this.#sendNow(peer, session, (c as ClientRequestContext).method, (c as ClientRequestContext).params, options),
-      )
+      .run(ctx, (c) => {
+        const request = c as ClientRequestContext;
+        return this.#sendNow(peer, session, request.method, request.params, options, request);
+      })
       .then((result) => {
         if (isJsonObject(result)) return result;
         throw new McpClientError(
@@ -179,6 +180,7 @@ export class RequestPipeline {
     method: string,
     params: JsonObject | undefined,
     options: CallOptions,
+    ctx?: ClientRequestContext,
   ): Promise<JsonObject> {
     const peerOptions: RequestOptions = {
       signal: options.signal,
@@ -187,6 +189,8 @@ export class RequestPipeline {
       resetTimeoutOnProgress: options.resetTimeoutOnProgress,
       onProgress: options.onProgress as ((progress: unknown) => void) | undefined,
     };
+    // Middleware learns the id the engine gave the request (tracing's jsonrpc.request.id, logs).
+    if (ctx !== undefined) peerOptions.onRequest = (request) => ctx.sent(request.id);
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await peer.request(method, this.#wireParams(session, params, options), peerOptions);

@@ -70,6 +70,22 @@ describe('client.use', () => {
     await h.client.close();
   });
 
+  it('learns the id each request went out with (ctx.requestId), a new one per round', async () => {
+    const h = await harness({ server: toolServer('modern'), client: { handlers: { roots: () => ({ roots: [] }) } } });
+    const ids: unknown[] = [];
+    h.client.use(async (ctx, next) => {
+      if (ctx.direction !== 'outbound') return next();
+      expect(ctx.requestId).toBeUndefined();
+      const result = await next();
+      ids.push(ctx.requestId);
+      return result;
+    });
+    await h.client.callTool({ name: 'asks' });
+    expect(ids).toEqual(h.requests('tools/call').map((request) => request.id));
+    expect(new Set(ids).size).toBe(2);
+    await h.client.close();
+  });
+
   it('short-circuits: a refusal sends nothing, a local answer sends nothing', async () => {
     const h = await harness({ server: toolServer('legacy') });
     const deny: ClientMiddleware = (ctx, next) => {

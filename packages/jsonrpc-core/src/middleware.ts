@@ -91,56 +91,46 @@ export class MiddlewareChain<C, R = unknown> {
 
   /** Runs `terminal` inside every layer. */
   run(ctx: C, terminal: (ctx: C) => R | Promise<R>): Promise<R> {
-    const layers = this.#layers;
-    const step = (index: number): Promise<R> => {
-      if (index === layers.length) {
-        try {
-          return Promise.resolve(terminal(ctx));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      }
-      let called = false;
-      let passed: R | undefined;
-      let fromNext: unknown;
-      let failedNext = false;
-      const next: Next<R> = () => {
-        called = true;
-        return step(index + 1).then(
-          (result) => {
-            passed = result;
-            return result;
-          },
-          (error: unknown) => {
-            failedNext = true;
-            fromNext = error;
-            throw error;
-          },
-        );
-      };
-      const own = (error: unknown): never => {
-        throw failedNext && error === fromNext ? error : this.#ownError(error);
-      };
-      let out: ReturnType<Middleware<C, R>>;
+    return this.#step(this.#layers, 0, ctx, terminal);
+  }
+
+  // One async function per layer: V8 awaits native promises without the extra promise a `.then` wrapper allocates,
+  // which halves what an empty layer costs (apps/bench: bench:middleware).
+  async #step(
+    layers: readonly Middleware<C, R>[],
+    index: number,
+    ctx: C,
+    terminal: (ctx: C) => R | Promise<R>,
+  ): Promise<R> {
+    if (index === layers.length) return terminal(ctx);
+    let called = false;
+    let passed: R | undefined;
+    let failedNext = false;
+    let fromNext: unknown;
+    const next: Next<R> = async () => {
+      called = true;
       try {
-        out = layers[index]!(ctx, next);
+        passed = await this.#step(layers, index + 1, ctx, terminal);
+        return passed;
       } catch (error) {
-        try {
-          own(error);
-        } catch (mapped) {
-          return Promise.reject(mapped);
-        }
+        failedNext = true;
+        fromNext = error;
+        throw error;
       }
-      return Promise.resolve(out).then((result) => {
-        if (result !== undefined) return result;
-        if (called) return passed as R;
-        const required = this.#requireResult;
-        if (required === true || (required !== false && required(ctx))) {
-          throw this.#ownError(new MiddlewareResultError(index));
-        }
-        return undefined as R;
-      }, own);
     };
-    return step(0);
+    let result: R | undefined;
+    try {
+      result = (await layers[index]!(ctx, next)) as R | undefined;
+    } catch (error) {
+      // An error that came out of `next` passes as it is; one the layer raised itself is the layer's own.
+      throw failedNext && error === fromNext ? error : this.#ownError(error);
+    }
+    if (result !== undefined) return result;
+    if (called) return passed as R;
+    const required = this.#requireResult;
+    if (required === true || (required !== false && required(ctx))) {
+      throw this.#ownError(new MiddlewareResultError(index));
+    }
+    return undefined as R;
   }
 }

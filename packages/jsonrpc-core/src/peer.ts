@@ -314,11 +314,17 @@ export class JsonRpcPeer {
   /**
    * Closes the connection: every pending request rejects at once with `ConnectionClosedError`, every running handler's
    * signal aborts, every timer is cleared; then the transport is closed and `onclose` runs. Idempotent.
+   *
+   * `reason` says why (a keep-alive that got no answer, a policy): it is named in the message of every
+   * `ConnectionClosedError` and kept as its `cause`, as when the transport closes with a reason.
+   *
+   * @example
+   * await peer.close(new Error('no answer to 3 pings in 90 s'));
    */
-  close(): Promise<void> {
+  close(reason?: Error): Promise<void> {
     const connection = this.#connection;
     if (connection === undefined) return Promise.resolve();
-    if (connection.closing === undefined) connection.closing = this.#closeConnection(connection);
+    if (connection.closing === undefined) connection.closing = this.#closeConnection(connection, reason);
     return connection.closing;
   }
 
@@ -710,8 +716,8 @@ export class JsonRpcPeer {
 
   // ---- shutdown ----
 
-  async #closeConnection(connection: Connection): Promise<void> {
-    this.#teardown(connection);
+  async #closeConnection(connection: Connection, reason?: Error): Promise<void> {
+    this.#teardown(connection, reason);
     try {
       await connection.transport.close();
     } finally {

@@ -138,4 +138,18 @@ describe('JsonRpcPeer: shutdown', () => {
     );
     expect(error.cause).toBe(exited);
   });
+
+  it('names the reason given to close(), keeps it as the cause, and still closes the transport', async () => {
+    const { peer, transport } = await scriptedPeer({ hooks: testHooks });
+    const pending = peer.request('tools/list').catch((error: unknown) => error);
+    const silent = new Error('no answer to 3 pings in 90 s');
+    await peer.close(silent);
+    const error = (await pending) as ConnectionClosedError;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.message).toBe(
+      "The connection closed while request 'tools/list' (id 1) was pending: no answer to 3 pings in 90 s",
+    );
+    expect(error.cause).toBe(silent);
+    expect(transport.closeCalls).toBe(1);
+  });
 });

@@ -48,6 +48,11 @@ export interface DispatchContext {
   notify(method: string, params?: JsonRpcParams): Promise<void>;
   /** Sends a server→client request tied to this one. Legacy era only; absent without a long-lived connection. */
   request?<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R>;
+  /**
+   * A lookup a transport makes for itself (the HTTP handler reading `tools/list` for `x-mcp-header` declarations), not
+   * a request of the client: it runs no middleware, so it is not logged, traced or rate-limited as one.
+   */
+  readonly internal?: boolean;
 }
 
 /** The answer a modern handler's first unanswered ask turns into (collected by the dispatcher). */

@@ -92,6 +92,23 @@ export type ServerRequestHandler<P = unknown, R = unknown> = (params: P, ctx: Se
 type ParamsOf<M extends ClientRequestMethod> = ClientRequests[M]['params'];
 type WireResult<M extends ClientRequestMethod> = ClientRequests[M]['result'] | ClientRequests[M]['interim'];
 
+/** Sends a notification of a stateless request through the transport's `notify`, unless the request was aborted. */
+async function sendHandled(
+  notify:
+    | ((notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => void | Promise<void>)
+    | undefined,
+  signal: AbortSignal,
+  method: string,
+  params: JsonRpcParams | undefined,
+): Promise<void> {
+  if (notify === undefined || signal.aborted) return;
+  await notify(
+    params === undefined
+      ? { jsonrpc: '2.0', method }
+      : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
+  );
+}
+
 function defaultPrincipal(info: MessageInfo): string | undefined {
   const auth = info.auth;
   if (auth === undefined) return undefined;
@@ -358,12 +375,13 @@ export class Server {
   }
 
   /**
-   * Runs `handler` inside the middleware, or straight away when there is none. Tells the transport the request was
-   * accepted (`info.onAccepted`) as the handler starts: a refusal before that point may still become an HTTP status.
+   * Runs `handler` inside the middleware, or straight away when there is none (or the request is internal). Tells the
+   * transport the request was accepted (`info.onAccepted`) as the handler starts: a refusal before that point may
+   * still become an HTTP status.
    */
-  #run(ctx: ServerRequestContext, handler: () => unknown): unknown {
+  #run(ctx: ServerRequestContext, dctx: DispatchContext, handler: () => unknown): unknown {
     const accepted = ctx.info.onAccepted;
-    if (this.#middleware.size === 0) {
+    if (this.#middleware.size === 0 || dctx.internal === true) {
       accepted?.();
       return handler();
     }
@@ -423,22 +441,15 @@ export class Server {
   ): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? NEVER_ABORTED;
     const notify = options.notify;
-    const send = async (method: string, params: JsonRpcParams | undefined) => {
-      if (notify === undefined || signal.aborted) return;
-      await notify(
-        params === undefined
-          ? { jsonrpc: '2.0', method }
-          : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
-      );
-    };
     const ctx: DispatchContext = {
       requestId: request.id,
       message: request,
       signal,
       info: options.info ?? NO_INFO,
-      notify: (method, params) => {
+      // One closure per request, as before the outbound hooks: a request that sends nothing pays for nothing more.
+      notify: async (method, params) => {
         const hooks = this.outboundHooks;
-        if (hooks === undefined) return send(method, params);
+        if (hooks === undefined) return sendHandled(notify, signal, method, params);
         const message: OutboundMessage = {
           kind: 'notification',
           method,
@@ -446,7 +457,7 @@ export class Server {
           session: options.session,
           relatedRequestId: request.id,
         };
-        return hooks.run(message, (out) => send(out.method, out.params)).then(() => undefined);
+        await hooks.run(message, (out) => sendHandled(notify, signal, out.method, out.params));
       },
     };
     let response: JsonRpcResponse;
@@ -498,9 +509,10 @@ export class Server {
       this.#loggingDeclared,
       mayAsk,
     );
-    if (!mayAsk) return this.#rules.complete(method, await this.#run(ctx, () => handler(params as never, ctx)), false);
+    if (!mayAsk)
+      return this.#rules.complete(method, await this.#run(ctx, dctx, () => handler(params as never, ctx)), false);
     const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
-    const result = await this.#run(ctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
+    const result = await this.#run(ctx, dctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
     return this.#rules.complete(method, result, retried);
   }
 
@@ -513,13 +525,13 @@ export class Server {
     const method = request.method;
     if (method === 'initialize') {
       if (this.#middleware.size === 0) return this.#initialize(params, session);
-      return this.#run(this.#openingContext(dctx, params, session), () => this.#initialize(params, session));
+      return this.#run(this.#openingContext(dctx, params, session), dctx, () => this.#initialize(params, session));
     }
     const version = session?.protocolVersion;
     if (version === undefined || session?.era !== 'legacy') {
       if (method === 'ping' && this.#rules.legacyVersions.length > 0) {
         if (this.#middleware.size === 0) return {};
-        return this.#run(this.#openingContext(dctx, params, session), () => ({}));
+        return this.#run(this.#openingContext(dctx, params, session), dctx, () => ({}));
       }
       throw this.#rules.uninitializedError(method, params);
     }
@@ -535,7 +547,7 @@ export class Server {
       this.#loggingDeclared,
       false,
     );
-    return this.#run(ctx, () => handler(params as never, ctx));
+    return this.#run(ctx, dctx, () => handler(params as never, ctx));
   }
 
   /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */

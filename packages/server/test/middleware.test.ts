@@ -105,6 +105,46 @@ describe('server.use', () => {
     expect(seen).toEqual(['tools/call modern 2026-07-28 session=true', 'tools/call modern 2026-07-28 session=false']);
   });
 
+  it('useOutbound sees and may change the notifications of a stateless request (Server.handle)', async () => {
+    const mcp = server();
+    mcp.registerTool('step', {}, async (_args, ctx) => {
+      await ctx.progress(1, 2, 'half');
+      return { content: [] };
+    });
+    mcp.useOutbound((message, next) => {
+      message.params = { ...(message.params as Record<string, unknown>), _meta: { traceparent: 'seen' } };
+      return next();
+    });
+    const sent: unknown[] = [];
+    await mcp.handle(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: modern({ name: 'step' }, {}, { progressToken: 'p' }) },
+      { notify: (notification) => void sent.push(notification) },
+    );
+    expect(sent).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p', progress: 1, total: 2, message: 'half', _meta: { traceparent: 'seen' } },
+      },
+    ]);
+  });
+
+  it('runs no middleware for a lookup a transport makes for itself (DispatchContext.internal)', async () => {
+    const mcp = server();
+    const seen: string[] = [];
+    mcp.use((ctx, next) => {
+      seen.push(ctx.method);
+      return next();
+    });
+    const request = { jsonrpc: '2.0' as const, id: 0, method: 'tools/list', params: modern({}) };
+    const internal = { requestId: 0, message: request, signal: new AbortController().signal, info: {}, internal: true };
+    const listed = (await mcp.server.dispatch(request, { ...internal, notify: async () => {} }, undefined)) as Loose;
+    expect(listed.tools.map((tool: { name: string }) => tool.name)).toContain('echo');
+    expect(seen).toEqual([]);
+    await mcp.server.dispatch(request, { ...internal, internal: false, notify: async () => {} }, undefined);
+    expect(seen).toEqual(['tools/list']);
+  });
+
   it('sees notifications delivered without a session (stateless transports call handleNotification)', async () => {
     const mcp = server();
     const seen: string[] = [];

@@ -22,7 +22,7 @@ function listRequest(cursor: string | undefined): JsonRpcRequest {
 const FIRST_PAGE = listRequest(undefined);
 
 function dispatchContext(request: JsonRpcRequest): DispatchContext {
-  return { requestId: 0, message: request, signal: NEVER, info: {}, notify: () => Promise.resolve() };
+  return { requestId: 0, message: request, signal: NEVER, info: {}, notify: () => Promise.resolve(), internal: true };
 }
 const FIRST_CONTEXT = dispatchContext(FIRST_PAGE);
 
