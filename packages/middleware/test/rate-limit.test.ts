@@ -1,4 +1,6 @@
 import { JsonRpcError } from '@mcpkit/jsonrpc-core';
+import { buildRequestMeta, standardHeadersFor } from '@mcpkit/protocol';
+import { createStreamableHttpHandler } from '@mcpkit/transport-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   InMemoryRateLimitStore,
@@ -124,7 +126,58 @@ describe('rateLimit', () => {
     expect(store.takeNow('x', { capacity: 1, refillPerSecond: 0 }, 2, 0).retryAfterMs).toBe(Infinity);
   });
 
-  it.todo(
-    'over HTTP, a request refused before its handler gets status 429 with Retry-After (needs the HTTP transport to honour data.httpStatus)',
-  );
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`over HTTP, a request refused before its handler gets status 429 with Retry-After (${era})`, async () => {
+      const { server } = testServer();
+      server.use(rateLimit({ limit: { capacity: 1, refillPerSecond: 0.5 }, now: () => 0 }));
+      const handler = createStreamableHttpHandler(server);
+      const meta =
+        era === 'modern' ? { _meta: buildRequestMeta({ protocolVersion: '2026-07-28', clientCapabilities: {} }) } : {};
+      let headers: Record<string, string> = {
+        host: '127.0.0.1:3000',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      if (era === 'legacy') {
+        const init = await handler.handle(
+          new Request('http://127.0.0.1:3000/mcp', {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 0,
+              method: 'initialize',
+              params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+            }),
+          }),
+        );
+        headers = {
+          ...headers,
+          'mcp-session-id': init.headers.get('mcp-session-id')!,
+          'mcp-protocol-version': '2025-11-25',
+        };
+      }
+      const call = (id: number) => {
+        const body = {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: 'x' }, ...meta },
+        };
+        return handler.handle(
+          new Request('http://127.0.0.1:3000/mcp', {
+            method: 'POST',
+            headers: era === 'modern' ? { ...headers, ...standardHeadersFor(body as never) } : headers,
+            body: JSON.stringify(body),
+          }),
+        );
+      };
+      expect((await call(1)).status).toBe(200);
+      const refused = await call(2);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('2');
+      expect((await refused.json()).error).toMatchObject({ code: 429, data: { retryAfterMs: 2_000 } });
+      await handler.close();
+    });
+  }
 });
