@@ -24,6 +24,7 @@ export interface TaskHandleHost {
 
 /** Options of `TaskHandle.wait`. */
 export interface WaitOptions {
+  /** Stops waiting (the task itself goes on: call `cancel()` to stop it). */
   signal?: AbortSignal;
 }
 

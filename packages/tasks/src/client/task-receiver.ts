@@ -10,8 +10,9 @@ import type { TaskStore } from '../task-store';
 export interface TaskReceiverOptions {
   /** Where the client keeps the tasks it runs for the server. Default: in memory. */
   store?: TaskStore;
-  /** Retention when the server asks for none, and the longest granted, in ms. Defaults 10 minutes and 1 hour. */
+  /** Retention when the server asks for none, in ms. Default 10 minutes. */
   defaultTtlMs?: number;
+  /** The longest retention granted, in ms (a longer `ttl` asked for is cut to it). Default 1 hour. */
   maxTtlMs?: number;
   /** How many unfinished tasks the server may have on this client at once. Default 20. */
   maxLiveTasks?: number;

@@ -17,8 +17,9 @@ import { installTaskReceiver, type TaskReceiverOptions } from './task-receiver';
 export interface TasksClientOptions {
   /** Polling interval when the server suggests none, in ms. Default 1 000. */
   defaultPollIntervalMs?: number;
-  /** Bounds of the server's suggested interval, in ms. Defaults 50 and 30 000. */
+  /** The shortest interval honoured when the server suggests one, in ms. Default 50. */
   minPollIntervalMs?: number;
+  /** The longest interval honoured when the server suggests one, in ms. Default 30 000. */
   maxPollIntervalMs?: number;
   /**
    * 2025-11-25: also run the server's task-augmented `sampling/createMessage` and `elicitation/create` as tasks on
