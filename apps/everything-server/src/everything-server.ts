@@ -2,6 +2,7 @@ import { McpServer, ResourceTemplate, type ServerRequestContext } from '@mcpkit/
 import { z } from 'zod';
 import { registerInputRequiredScenarios } from './input-required';
 import { registerStatelessScenarios } from './stateless-scenarios';
+import { registerTasksScenarios } from './tasks-scenarios';
 
 // The features the official conformance suite (@modelcontextprotocol/conformance, server scenarios) calls by name.
 // Each block says which scenario uses it.
@@ -385,6 +386,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
 
   registerInputRequiredScenarios(server);
   registerStatelessScenarios(server);
+  registerTasksScenarios(server);
   return server;
 }
 
