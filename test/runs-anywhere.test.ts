@@ -14,6 +14,7 @@ const RUNS_ANYWHERE = [
   '@mcpkit/client',
   '@mcpkit/transport-websocket',
   '@mcpkit/tasks',
+  '@mcpkit/skills',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
