@@ -20,6 +20,8 @@ export class SkillCatalog {
   readonly #skills: ReadonlyMap<string, Skill>;
   readonly #files: ReadonlyMap<string, CatalogFile>;
   readonly #directories: ReadonlyMap<string, readonly Resource[]>;
+  #manifestResources: Resource[] | undefined;
+  #fileResources: Resource[] | undefined;
 
   private constructor(skills: Skill[], files: Map<string, CatalogFile>) {
     skills.sort((a, b) => compare(a.uri, b.uri));
@@ -115,14 +117,18 @@ export class SkillCatalog {
     };
   }
 
-  /** The SKILL.md resources, in entry order. */
-  manifestResources(): Resource[] {
-    return this.skills.map((skill) => this.resourceOf(this.#files.get(skill.uri)!));
+  /** The SKILL.md resources, in entry order (built once per catalog: `resources/list` asks for them each time). */
+  manifestResources(): readonly Resource[] {
+    this.#manifestResources ??= this.skills.map((skill) => this.resourceOf(this.#files.get(skill.uri)!));
+    return this.#manifestResources;
   }
 
-  /** Every file's resource, sorted by URI. */
-  fileResources(): Resource[] {
-    return [...this.#files.values()].sort((a, b) => compare(a.uri, b.uri)).map((file) => this.resourceOf(file));
+  /** Every file's resource, sorted by URI (built once per catalog). */
+  fileResources(): readonly Resource[] {
+    this.#fileResources ??= [...this.#files.values()]
+      .sort((a, b) => compare(a.uri, b.uri))
+      .map((file) => this.resourceOf(file));
+    return this.#fileResources;
   }
 }
 
