@@ -177,6 +177,18 @@ describe('SkillsServer setup', () => {
     expect(skills.skills).toHaveLength(2);
   });
 
+  it('refuses a second SkillsServer on one server, leaving the first intact', async () => {
+    const { mcp, skills } = await skillServer();
+    expect(() => new SkillsServer(mcp, { templateName: 'more-skills' })).toThrow(
+      expect.objectContaining({ code: 'ERR_DUPLICATE_EXTENSION' }),
+    );
+    const { client } = await connect(mcp, MODERN);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.name)).toEqual([
+      'skills',
+    ]);
+    expect(skills.skills).toHaveLength(2);
+  });
+
   it('overlapping setSkills calls: the last one wins, even when the earlier one finishes later', async () => {
     const { skills } = await skillServer();
     const [one, two] = sampleSkills();

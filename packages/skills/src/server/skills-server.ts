@@ -3,6 +3,7 @@ import {
   type CacheHint,
   type McpServer,
   type RegisteredResourceTemplate,
+  RegistrationError,
   ResourceTemplate,
   type ServerRequestContext,
 } from '@mcpkit/server';
@@ -83,6 +84,14 @@ export class SkillsServer {
     this.#cache = options.cache ?? DEFAULT_CACHE;
     const directoryRead = options.directoryRead ?? true;
     const listing = options.listResources ?? 'manifests';
+    // Checked before anything is registered, so a second SkillsServer on one server leaves nothing half installed.
+    if (server.server.extensions.has(SKILLS_EXTENSION_ID)) {
+      throw new RegistrationError(
+        'ERR_DUPLICATE_EXTENSION',
+        `SkillsServer: ${SKILLS_EXTENSION_ID} is already served by this server; replace its skills with setSkills`,
+        { id: SKILLS_EXTENSION_ID },
+      );
+    }
 
     // The files: one template for every skill:// URI, so the catalog can be replaced without re-registering.
     const template = new ResourceTemplate('skill://{+path}', {
@@ -96,7 +105,8 @@ export class SkillsServer {
         path: async (value) => {
           const matches: string[] = [];
           for (const uri of (await this.#catalogNow()).fileUris()) {
-            const path = uri.slice('skill://'.length);
+            // The variable's value is decoded: expanding `{+path}` encodes it again.
+            const path = decodeURIComponent(uri.slice('skill://'.length));
             if (path.startsWith(value)) matches.push(path);
             if (matches.length === MAX_COMPLETIONS) break;
           }
