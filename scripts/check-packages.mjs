@@ -27,6 +27,7 @@ const layers = {
   'transport-http': 3,
   'transport-websocket': 3,
   tasks: 3,
+  skills: 3,
   middleware: 3,
 };
 

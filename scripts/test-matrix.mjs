@@ -28,6 +28,7 @@ const PACKAGES = [
   'server',
   'middleware',
   'tasks',
+  'skills',
   'store-redis',
 ];
 const TOOLS = ['interop', 'paths'];

@@ -16,6 +16,7 @@ const PACKAGES = [
   'transport-http',
   'transport-websocket',
   'tasks',
+  'skills',
   'middleware',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;

@@ -15,6 +15,7 @@ const RUNS_ANYWHERE = [
   '@mcpkit/transport-websocket',
   '@mcpkit/tasks',
   '@mcpkit/middleware',
+  '@mcpkit/skills',
 ] as const;
 
 const root = join(import.meta.dirname, '..');

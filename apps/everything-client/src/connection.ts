@@ -32,17 +32,21 @@ export function contextString(field: string): string {
   return value;
 }
 
-/** Connects a new client to `url` (through `fetch` when given), runs `run`, and closes it. */
-export async function withClient(
+/**
+ * Connects a new client to `url` (through `fetch` when given), runs `run`, and closes it. `setup` runs before the
+ * client connects: where extensions (`new SkillsClient(client)`) declare themselves.
+ */
+export async function withClient<T = undefined>(
   url: URL,
-  run: (client: Client) => Promise<void>,
-  options: { client?: ClientOptions; fetch?: typeof globalThis.fetch } = {},
+  run: (client: Client, extra: NoInfer<T>) => Promise<void>,
+  options: { client?: ClientOptions; fetch?: typeof globalThis.fetch; setup?: (client: Client) => T } = {},
 ): Promise<void> {
   const client = new Client(clientInfo, options.client);
+  const extra = options.setup?.(client) as T;
   const transport = new StreamableHttpClientTransport(url, options.fetch === undefined ? {} : { fetch: options.fetch });
   await client.connect(transport, connectOptions());
   try {
-    await run(client);
+    await run(client, extra);
   } finally {
     await client.close();
   }

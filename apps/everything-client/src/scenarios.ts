@@ -3,6 +3,7 @@ import { authExtensionScenarios } from './auth-extension-scenarios';
 import { authScenarios } from './auth-scenarios';
 import { withClient } from './connection';
 import { modernScenarios } from './modern-scenarios';
+import { skillsScenarios } from './skills-scenarios';
 
 // What the everything-client does for each client scenario of the official conformance suite
 // (@modelcontextprotocol/conformance). The suite starts a mock server, runs `pnpm start <url>` with
@@ -33,11 +34,15 @@ export function acceptWithDefaults(params: ElicitRequestParams): ElicitResult {
   return { action: 'accept', content };
 }
 
-/** The scenarios by name; the others are in auth-scenarios.ts, auth-extension-scenarios.ts and modern-scenarios.ts. */
+/**
+ * The scenarios by name; the others are in auth-scenarios.ts, auth-extension-scenarios.ts, modern-scenarios.ts and
+ * skills-scenarios.ts.
+ */
 export const scenarios: Readonly<Record<string, Scenario>> = {
   ...authScenarios,
   ...authExtensionScenarios,
   ...modernScenarios,
+  ...skillsScenarios,
   // The handshake itself is what is judged (protocol version, clientInfo). The mock server declares no capability.
   initialize: (url) =>
     withClient(url, async (client) => {

@@ -119,6 +119,11 @@ async function bundleClient(outputDir: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     conditions: ['@mcpkit/source'],
+    // CommonJS dependencies (yaml's Node build, through @mcpkit/skills) require() Node built-ins; an ESM bundle has no
+    // `require` of its own, so give it one (esbuild's documented remedy).
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     outfile,
     logLevel: 'error',
   });

@@ -1,7 +1,9 @@
 import { McpServer, ResourceTemplate, type ServerRequestContext } from '@mcpkit/server';
 import { z } from 'zod';
 import { registerInputRequiredScenarios } from './input-required';
+import { registerSkillsScenarios } from './skills-scenarios';
 import { registerStatelessScenarios } from './stateless-scenarios';
+import { registerTasksScenarios } from './tasks-scenarios';
 
 // The features the official conformance suite (@modelcontextprotocol/conformance, server scenarios) calls by name.
 // Each block says which scenario uses it.
@@ -39,11 +41,11 @@ export interface EverythingServerOptions {
  *
  * @example
  * ```ts
- * const server = createEverythingServer();
+ * const server = await createEverythingServer();
  * await server.connect(transport);
  * ```
  */
-export function createEverythingServer(options: EverythingServerOptions = {}): McpServer {
+export async function createEverythingServer(options: EverythingServerOptions = {}): Promise<McpServer> {
   const server = new McpServer(
     { name: 'mcpkit-everything-server', version: '1.0.0' },
     { instructions: 'The mcpkit conformance fixture.', capabilities: { completions: {} } },
@@ -385,6 +387,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
 
   registerInputRequiredScenarios(server);
   registerStatelessScenarios(server);
+  registerTasksScenarios(server);
+  await registerSkillsScenarios(server);
   return server;
 }
 

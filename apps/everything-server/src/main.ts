@@ -9,7 +9,7 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 
 let closeRequestStream: ((ctx: Parameters<typeof handler.closeSseStream>[0]) => void) | undefined;
-const server = createEverythingServer({ closeRequestStream: (ctx) => closeRequestStream?.(ctx) });
+const server = await createEverythingServer({ closeRequestStream: (ctx) => closeRequestStream?.(ctx) });
 const handler = createStreamableHttpHandler(server, {
   // Short enough that the suite's reconnect after SSE polling is quick.
   retryMs: 500,
