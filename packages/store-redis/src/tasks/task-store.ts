@@ -78,11 +78,23 @@ local fields = {}
 for i = 11, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
 if ARGV[10] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[10]) end
+-- The indexes live as long as their longest-lived task (forever once a task never expires), so nothing outlives it.
+local before = {}
+for i = 2, 5 do before[i] = redis.call('PTTL', KEYS[i]) end
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[4] .. '\\1' .. ARGV[5])
 redis.call('ZADD', KEYS[3], 0, ARGV[5])
 if ARGV[7] == '0' then
   redis.call('SADD', KEYS[4], ARGV[3])
   redis.call('SADD', KEYS[5], ARGV[3])
+end
+for i = 2, 5 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    if ARGV[10] == '' then
+      redis.call('PERSIST', KEYS[i])
+    elseif before[i] == -2 or (before[i] >= 0 and before[i] < tonumber(ARGV[10])) then
+      redis.call('PEXPIRE', KEYS[i], ARGV[10])
+    end
+  end
 end
 return { 'ok' }
 `);

@@ -127,7 +127,7 @@ describe('Streamable HTTP scale-out: any instance serves any request', () => {
     );
     const transport = new StreamableHttpClientTransport(new URL(URL_), {
       fetch: fetchImpl,
-      reconnect: { initialDelayMs: 5, maxDelayMs: 20, maxRetries: 5 },
+      reconnect: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 5 },
     });
     await client.connect(transport, { era: 'legacy' });
     cleanup.push(() => client.close());
