@@ -28,6 +28,7 @@ const layers = {
   'transport-websocket': 3,
   tasks: 3,
   middleware: 3,
+  'store-redis': 4,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -17,6 +17,7 @@ const PACKAGES = [
   'transport-websocket',
   'tasks',
   'middleware',
+  'store-redis',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;
 

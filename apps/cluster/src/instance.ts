@@ -2,7 +2,11 @@ import { McpServer } from '@mcpkit/server';
 import { RedisEventStore, RedisMessageBus, RedisNonceStore, RedisSessionStore } from '@mcpkit/store-redis';
 import { RedisTaskStore } from '@mcpkit/store-redis/tasks';
 import { TaskServer } from '@mcpkit/tasks';
-import { createStreamableHttpHandler, type StreamableHttpHandler } from '@mcpkit/transport-http';
+import {
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+  type StreamableHttpHandlerOptions,
+} from '@mcpkit/transport-http';
 import { Redis } from 'ioredis';
 
 // One instance of the cluster's server: the same definition runs in every instance, and everything a request may
@@ -16,6 +20,10 @@ export interface InstanceOptions {
   instanceId: string;
   /** The HMAC key of requestState tokens: the same on every instance. */
   requestStateSecret: string;
+  /**
+   * `false`: no Redis at all, the in-process defaults (one instance alone; the bench's baseline). Default `true`.
+   */
+  shared?: boolean;
 }
 
 /** A running instance: its server, HTTP handler and Redis clients. */
@@ -23,7 +31,8 @@ export interface ClusterInstance {
   readonly mcp: McpServer;
   readonly handler: StreamableHttpHandler;
   readonly tasks: TaskServer;
-  readonly redis: Redis;
+  /** `undefined` for a local instance. */
+  readonly redis: Redis | undefined;
   close(): Promise<void>;
 }
 
@@ -60,6 +69,7 @@ export async function connectRedis(url: string): Promise<Redis> {
 
 /** Builds one instance. */
 export async function createClusterInstance(options: InstanceOptions): Promise<ClusterInstance> {
+  if (options.shared === false) return createLocalInstance(options);
   const redis = await connectRedis(options.redisUrl);
   const bus = new RedisMessageBus(redis);
   const mcp = new McpServer(
@@ -68,7 +78,59 @@ export async function createClusterInstance(options: InstanceOptions): Promise<C
   );
   // A shared store: no instance may fail another's unfinished tasks at start-up (`recover: false`).
   const tasks = new TaskServer(mcp, { store: new RedisTaskStore(redis), bus, recover: false, pollIntervalMs: 100 });
-  let handler!: StreamableHttpHandler;
+  const handler = registerTools(mcp, options.instanceId, redis, (ctx) => handler.closeSseStream(ctx), {
+    instanceId: options.instanceId,
+    sessionStore: new RedisSessionStore(redis),
+    eventStore: new RedisEventStore(redis),
+    bus,
+    retryMs: 50,
+  });
+  await tasks.ready;
+  return {
+    mcp,
+    handler,
+    tasks,
+    redis,
+    async close() {
+      await handler.close();
+      await tasks.close();
+      await mcp.close();
+      await bus.close();
+      redis.disconnect();
+    },
+  };
+}
+
+/** The same server with the in-process defaults and no Redis (what one instance alone would run). */
+async function createLocalInstance(options: InstanceOptions): Promise<ClusterInstance> {
+  const mcp = new McpServer({ name: 'cluster-demo', version: '1.0.0' });
+  const tasks = new TaskServer(mcp, { pollIntervalMs: 100 });
+  const handler = registerTools(mcp, options.instanceId, undefined, (ctx) => handler.closeSseStream(ctx), {
+    retryMs: 50,
+  });
+  await tasks.ready;
+  return {
+    mcp,
+    handler,
+    tasks,
+    redis: undefined,
+    async close() {
+      await handler.close();
+      await tasks.close();
+      await mcp.close();
+    },
+  };
+}
+
+/** Registers the sample's tools and makes the HTTP handler. */
+function registerTools(
+  mcp: McpServer,
+  instanceId: string,
+  redis: Redis | undefined,
+  closeSseStream: StreamableHttpHandler['closeSseStream'],
+  handlerOptions: StreamableHttpHandlerOptions,
+): StreamableHttpHandler {
+  const options = { instanceId };
   mcp.registerTool(
     'whoami',
     { description: 'Which instance answered', inputSchema: { type: 'object', properties: {} } },
@@ -95,7 +157,7 @@ export async function createClusterInstance(options: InstanceOptions): Promise<C
         await ctx.progress(step, steps, `step ${step} on ${options.instanceId}`);
         await ctx.log('info', `step ${step} done`);
         // SSE polling (SEP-1699): the client comes back with Last-Event-ID, through the proxy, to any instance.
-        if (poll === true && step === 1) handler.closeSseStream(ctx);
+        if (poll === true && step === 1) closeSseStream(ctx);
         await sleep(delayMs ?? 20, ctx.signal);
       }
       return { content: [{ type: 'text', text: `reported ${steps} steps from ${options.instanceId}` }] };
@@ -125,7 +187,7 @@ export async function createClusterInstance(options: InstanceOptions): Promise<C
       try {
         await sleep((args as { ms?: number }).ms ?? 1_000, ctx.signal);
       } catch (error) {
-        if (taskId !== undefined) await redis.set(`demo:cancelled:${taskId}`, options.instanceId, 'PX', 60_000);
+        if (taskId !== undefined) await redis?.set(`demo:cancelled:${taskId}`, options.instanceId, 'PX', 60_000);
         throw error;
       }
       return { content: [{ type: 'text', text: `built on ${options.instanceId}` }] };
@@ -142,25 +204,5 @@ export async function createClusterInstance(options: InstanceOptions): Promise<C
       return { content: [{ type: 'text', text: `announced by ${options.instanceId}` }] };
     },
   );
-  handler = createStreamableHttpHandler(mcp, {
-    instanceId: options.instanceId,
-    sessionStore: new RedisSessionStore(redis),
-    eventStore: new RedisEventStore(redis),
-    bus,
-    retryMs: 50,
-  });
-  await tasks.ready;
-  return {
-    mcp,
-    handler,
-    tasks,
-    redis,
-    async close() {
-      await handler.close();
-      await tasks.close();
-      await mcp.close();
-      await bus.close();
-      redis.disconnect();
-    },
-  };
+  return createStreamableHttpHandler(mcp, handlerOptions);
 }

@@ -29,14 +29,14 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** Starts `src/server.ts` with tsx on this Node, and resolves once it listens. */
-export function startInstance(id: string, redisUrl: string, port = 0): Promise<InstanceProcess> {
+/** Starts `src/server.ts` with tsx on this Node, and resolves once it listens (`redisUrl` undefined: no Redis). */
+export function startInstance(id: string, redisUrl: string | undefined, port = 0): Promise<InstanceProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=@mcpkit/source', SERVER, '--id', id, '--port', String(port)],
-      { env: { ...process.env, REDIS_URL: redisUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const args = ['--import', 'tsx', '--conditions=@mcpkit/source', SERVER, '--id', id, '--port', String(port)];
+    // Without a Redis URL: the in-process defaults, no Redis at all.
+    if (redisUrl === undefined) args.push('--local');
+    const env = redisUrl === undefined ? process.env : { ...process.env, REDIS_URL: redisUrl };
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
