@@ -94,14 +94,18 @@ export async function startRoundRobinProxy(upstreams: string[], port = 0): Promi
           const cut = cutIndex === -1 ? undefined : cuts.splice(cutIndex, 1)[0];
           let events = 0;
           incoming.on('data', (chunk: Buffer) => {
-            response.write(chunk);
-            if (cut === undefined) return;
-            events += chunk.toString('utf8').split('\n\n').length - 1;
-            if (events >= cut.afterEvents) {
-              // The network drops: both sides see the connection go.
-              incoming.destroy();
-              response.destroy();
+            if (cut === undefined || events >= cut.afterEvents) {
+              response.write(chunk);
+              return;
             }
+            events += chunk.toString('utf8').split('\n\n').length - 1;
+            if (events < cut.afterEvents) {
+              response.write(chunk);
+              return;
+            }
+            // The network drops once what came so far reached the client: both sides see the connection go.
+            incoming.destroy();
+            response.write(chunk, () => response.destroy());
           });
           incoming.on('end', () => response.end());
           incoming.on('error', () => response.destroy());
