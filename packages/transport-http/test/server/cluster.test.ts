@@ -4,9 +4,11 @@ import { type BusMessage, InProcessMessageBus, McpServer } from '@mcpkit/server'
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  createSseHandler,
   createStreamableHttpHandler,
   InMemoryEventStore,
   InMemorySessionStore,
+  SseClientTransport,
   StreamableHttpClientTransport,
   type StreamableHttpHandler,
 } from '../../src/index';
@@ -288,6 +290,38 @@ describe('Streamable HTTP scale-out: any instance serves any request', () => {
     // The session lives on: the next call completes on another instance.
     const again = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect(again.content).toEqual([{ type: 'text', text: 'still here' }]);
+  });
+});
+
+describe('legacy HTTP+SSE (2024-11-05) scale-out', () => {
+  it('a POST that lands on another instance than the stream is handed over, answers and all', async () => {
+    const bus = new InProcessMessageBus();
+    const gates = new Map<string, () => void>();
+    const handlers = [0, 1].map((index) =>
+      createSseHandler(makeServer({}, gates), { bus, instanceId: `s${index}`, remoteTimeoutMs: 1000 }),
+    );
+    const served: number[] = [];
+    let next = 0;
+    const fetchRoundRobin: typeof fetch = async (input, init) => {
+      const index = next++ % 2;
+      served.push(index);
+      return handlers[index]!.handle(new Request(input, init));
+    };
+    const client = new Client(
+      { name: 'c', version: '1' },
+      { handlers: { elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }) } },
+    );
+    await client.connect(new SseClientTransport(new URL('http://127.0.0.1:3000/sse'), { fetch: fetchRoundRobin }));
+    for (let call = 0; call < 4; call++) {
+      const result = await client.callTool({ name: 'echo', arguments: { text: `call ${call}` } });
+      expect(result.content).toEqual([{ type: 'text', text: `call ${call}` }]);
+    }
+    const asked = await client.callTool({ name: 'ask', arguments: {} });
+    expect(asked.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
+    expect(new Set(served)).toEqual(new Set([0, 1]));
+    expect(handlers.map((handler) => handler.sessionCount).sort()).toEqual([0, 1]);
+    await client.close();
+    await Promise.all(handlers.map((handler) => handler.close()));
   });
 });
 
