@@ -29,6 +29,7 @@ const layers = {
   tasks: 3,
   skills: 3,
   middleware: 3,
+  'store-redis': 4,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

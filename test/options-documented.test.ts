@@ -18,6 +18,7 @@ const PACKAGES = [
   'tasks',
   'skills',
   'middleware',
+  'store-redis',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;
 

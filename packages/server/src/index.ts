@@ -15,6 +15,7 @@ export type { ServerExtension } from './extensions';
 export type { InferJsonSchema } from './json-schema-types';
 export { ListenStream } from './listen-stream';
 export { McpServer, type McpServerOptions } from './mcp-server';
+export { type BusMessage, type BusUnsubscribe, InProcessMessageBus, type MessageBus } from './message-bus';
 export {
   forMethod,
   forPrompt,
@@ -58,6 +59,7 @@ export {
   type ServerRequestHandler,
 } from './server';
 export { type ConnectOptions, ServerSession } from './session';
+export { BROADCAST_TOPIC, type ServerBroadcast, shareBroadcasts } from './shared-broadcasts';
 export { ToolResultError } from './tool-result-check';
 export type { RegisteredTool, ToolConfig, ToolHandler } from './tools';
 export { UriTemplate, UriTemplateError, type UriTemplateValue, type UriTemplateVariables } from './uri-template';

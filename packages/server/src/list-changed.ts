@@ -20,8 +20,10 @@ export class ListChangedDebouncer {
 
   /** Records that the `kind` list changed; the notification goes out when the window closes. */
   changed(kind: ListKind): void {
-    // Nobody to tell (registrations at start-up): a session that connects later lists afresh anyway.
-    if (this.#server.sessions.size === 0 && this.#server.listenStreams.size === 0) return;
+    // Nobody to tell (registrations at start-up): a session that connects later lists afresh anyway. With a cluster
+    // bus, clients of other instances may be listening.
+    const server = this.#server;
+    if (server.broadcastRelay === undefined && server.sessions.size === 0 && server.listenStreams.size === 0) return;
     this.#pending.add(kind);
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {

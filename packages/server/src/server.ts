@@ -32,6 +32,7 @@ import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } f
 import { ServerNotificationContext } from './notification-context';
 import { type NonceStore, RequestStateCodec } from './request-state';
 import { type ConnectOptions, ServerSession } from './session';
+import type { ServerBroadcast } from './shared-broadcasts';
 
 /** The only methods that may answer `input_required` (SEP-2322). */
 const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -133,6 +134,8 @@ export class Server {
   readonly router = new Router();
   instructions: string | undefined;
   onerror: ((error: Error) => void) | undefined;
+  /** @internal Set by `shareBroadcasts`: list changes and resource updates go to every instance through it. */
+  broadcastRelay: ((broadcast: ServerBroadcast) => void) | undefined = undefined;
 
   readonly #handlers = new Map<string, ServerRequestHandler<never>>();
   readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
@@ -591,8 +594,15 @@ export class Server {
   /**
    * Tells clients a list changed: legacy sessions (when the server declares `<kind>.listChanged`) get
    * `notifications/<kind>/list_changed`; modern listen streams that asked for it get it with their subscription id.
+   * With a cluster bus (see `shareBroadcasts`), every instance tells its own clients.
    */
   sendListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    if (this.broadcastRelay !== undefined) this.broadcastRelay({ type: 'list_changed', list: kind });
+    else this.deliverListChanged(kind);
+  }
+
+  /** @internal What `sendListChanged` does on each instance: tells this process's clients. */
+  deliverListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
     const method = `notifications/${kind}/list_changed`;
     if (this.declares([kind, 'listChanged'])) {
       for (const session of this.#sessions) {
@@ -609,9 +619,15 @@ export class Server {
 
   /**
    * Tells subscribers that a resource changed: legacy sessions that `resources/subscribe`d to `uri`, and modern listen
-   * streams whose `resourceSubscriptions` include it.
+   * streams whose `resourceSubscriptions` include it. With a cluster bus, every instance tells its own subscribers.
    */
   notifyResourceUpdated(uri: string): void {
+    if (this.broadcastRelay !== undefined) this.broadcastRelay({ type: 'resource_updated', uri });
+    else this.deliverResourceUpdated(uri);
+  }
+
+  /** @internal What `notifyResourceUpdated` does on each instance: tells this process's subscribers. */
+  deliverResourceUpdated(uri: string): void {
     for (const session of this.#sessions) {
       if (session.era === 'legacy' && session.resourceSubscriptions.has(uri)) {
         session.notify('notifications/resources/updated', { uri }).catch((error) => this.#report(error));

@@ -10,7 +10,9 @@ export { type TaskCallOptions, type TaskList, TasksClient, type TasksClientOptio
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './memory-store';
 export { taskNotFoundError } from './server/errors';
 export { defaultIdentity, type IdentityOf, type Requestor } from './server/identity';
-export { type TaskContext, TaskServer, type TaskServerOptions, type TaskToolOptions } from './server/task-server';
+export { TASKS_TOPIC } from './server/task-bus';
+export { TaskServer } from './server/task-server';
+export type { TaskContext, TaskServerOptions, TaskToolOptions } from './server/task-server-options';
 export { newTaskId } from './task-ids';
 export {
   detailedModernTask,

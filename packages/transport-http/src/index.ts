@@ -15,6 +15,12 @@ export {
 } from './client/streamable-http-client-transport';
 
 // Server
+export {
+  InMemorySessionStore,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionStore,
+} from './server/cluster/session-store';
 export { type CorsOptions, withCors } from './server/cors';
 export {
   type EventStore,

@@ -19,6 +19,8 @@ export interface TaskMethodsContext {
   owner(ctx: ServerRequestContext): string | undefined;
   running(taskId: string): RunningTask | undefined;
   cancel(record: TaskRecord): Promise<TaskRecord | undefined>;
+  /** Scale-out: hands answers to the instance running the task (it is not this one). */
+  answerElsewhere: ((taskId: string, responses: Record<string, unknown>) => void) | undefined;
   inputsChanged(task: RunningTask): Promise<void>;
   store: TaskStore;
   listPageSize: number;
@@ -174,7 +176,9 @@ export function installTaskMethods(server: Server, tasks: TaskMethodsContext): v
       const record = await tasks.owned(params?.taskId, ctx);
       if (record === undefined) throw taskNotFoundError(params?.taskId);
       const running = tasks.running(record.taskId);
-      const pending = running?.inputRequests ?? {};
+      // Run here: its live pending asks; run elsewhere (scale-out): the stored ones, answered over the bus.
+      const elsewhere = running === undefined ? tasks.answerElsewhere : undefined;
+      const pending = running?.inputRequests ?? (elsewhere === undefined ? {} : (record.inputRequests ?? {}));
       for (const [key, answer] of Object.entries(responses)) {
         const request = pending[key];
         if (request === undefined) continue;
@@ -184,6 +188,12 @@ export function installTaskMethods(server: Server, tasks: TaskMethodsContext): v
             method: request.method,
           });
         }
+      }
+      if (elsewhere !== undefined) {
+        const taken: Record<string, unknown> = {};
+        for (const [key, answer] of Object.entries(responses)) if (pending[key] !== undefined) taken[key] = answer;
+        if (Object.keys(taken).length > 0) elsewhere(record.taskId, taken);
+        return {};
       }
       let answered = false;
       for (const [key, answer] of Object.entries(responses)) {

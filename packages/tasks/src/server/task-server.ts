@@ -28,70 +28,9 @@ import type { TaskStore } from '../task-store';
 import { errorObjectOf, storeRefusal } from './errors';
 import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
 import { RunningTask } from './running-task';
+import { TaskBus } from './task-bus';
 import { installTaskMethods } from './task-methods';
-
-/** How one tool runs as a task (`TaskServerOptions.tools`). */
-export interface TaskToolOptions {
-  /**
-   * After a server restart, run the task again from the start with the same arguments, instead of marking it
-   * `failed`. Only for work that is safe to repeat. Default `false`.
-   */
-  resumable?: boolean;
-  /**
-   * `request` (default): a call that may become a task becomes one before the handler runs. `handler`: the handler
-   * decides, by returning `tasks.runAsTask(ctx, work)` — for a tool that first gathers input (2026-07-28 multi
-   * round-trip), then goes on as a task.
-   */
-  start?: 'request' | 'handler';
-}
-
-/** Options of `TaskServer`. */
-export interface TaskServerOptions {
-  /** Where tasks live. Default: a new `InMemoryTaskStore` (lost on restart; `SqliteTaskStore` keeps them). */
-  store?: TaskStore;
-  /** Retention of a task when the request asks for none, in ms. Default 1 hour. */
-  defaultTtlMs?: number;
-  /** The longest retention granted; a longer requested `ttl` is cut to it (the spec lets receivers). Default 24 h. */
-  maxTtlMs?: number;
-  /** The suggested polling interval, in ms. Default 1 000. */
-  pollIntervalMs?: number;
-  /** How many unfinished tasks one requestor may have at once; past it, `tools/call` gets -32600. Default 100. */
-  maxLiveTasksPerRequestor?: number;
-  /** Items per `tasks/list` page (2025-11-25). Default 50. */
-  listPageSize?: number;
-  /** Who owns a task (see `defaultIdentity`): another owner gets "not found" for it. */
-  identity?: IdentityOf;
-  /** Per tool name: resumable after a restart, and who starts the task. */
-  tools?: Record<string, TaskToolOptions>;
-  /**
-   * On start, what to do with the store's unfinished tasks (a previous process was running them): `true` (default)
-   * resumes the resumable ones and marks the others `failed`; `false` leaves them (several instances sharing a store
-   * must decide which tasks are orphaned themselves). Wait for `ready` before serving.
-   */
-  recover?: boolean;
-  /** Send status notifications (`notifications/tasks/status`; `notifications/tasks` on listen streams). Default true. */
-  statusNotifications?: boolean;
-  /** This process's name in the records it runs. Default: random. */
-  instanceId?: string;
-  /** Problems nobody awaits (a failed store write, a notification that could not be sent). Default: the server's. */
-  onError?: (error: Error) => void;
-  /** The clock (tests). Default `Date.now`. */
-  now?: () => number;
-}
-
-/** What a handler sees of the task it runs in: `ctx.get('task')` (undefined when it runs inline). */
-export interface TaskContext {
-  readonly taskId: string;
-  /** Sets the task's `statusMessage` (what `tasks/get` shows: "Compiling 3/10", "Waiting for approval"). */
-  setStatusMessage(message: string): Promise<void>;
-}
-
-declare module '@mcpkit/server' {
-  interface ContextVariableMap {
-    /** Set by `@mcpkit/tasks` when the handler runs as a task. */
-    task: TaskContext;
-  }
-}
+import type { TaskServerOptions, TaskToolOptions } from './task-server-options';
 
 const MIN_TTL_MS = 1_000;
 
@@ -162,6 +101,7 @@ export class TaskServer {
   readonly #now: () => number;
   readonly #onError: ((error: Error) => void) | undefined;
   readonly #running = new Map<string, RunningTask>();
+  readonly #bus: TaskBus | undefined;
   readonly #resuming = new Map<string, TaskRecord>();
 
   constructor(mcp: McpServer, options: TaskServerOptions = {}) {
@@ -195,13 +135,29 @@ export class TaskServer {
       owner: (ctx) => this.#owner(ctx),
       running: (taskId) => this.#running.get(taskId),
       cancel: (record) => this.#cancel(record),
+      answerElsewhere:
+        this.#bus === undefined ? undefined : (taskId, responses) => this.#bus!.answer(taskId, responses),
       inputsChanged: (task) => this.#inputsChanged(task),
       store: this.store,
       listPageSize: this.#listPageSize,
       pollIntervalMs: this.#pollIntervalMs,
       middleware: this.#middleware,
     });
-    this.ready = options.recover === false ? Promise.resolve() : this.#recover();
+    this.#bus =
+      options.bus === undefined
+        ? undefined
+        : new TaskBus(
+            options.bus,
+            this.instanceId,
+            {
+              cancel: (taskId) => this.#abort(taskId, new Error(`Task ${taskId} was cancelled`)),
+              answer: (taskId, responses) => void this.#answer(taskId, responses),
+              status: (record) => this.#announceStreams(record),
+            },
+            (error) => this.#report(error),
+          );
+    const recovered = options.recover === false ? Promise.resolve() : this.#recover();
+    this.ready = this.#bus === undefined ? recovered : Promise.all([recovered, this.#bus.ready]).then(() => undefined);
   }
 
   /** How many tasks this process is running now. */
@@ -237,6 +193,7 @@ export class TaskServer {
   async close(): Promise<void> {
     for (const task of this.#running.values()) task.controller.abort(new Error('The task server closed'));
     this.#running.clear();
+    await this.#bus?.close();
   }
 
   // ---- tools/call ----
@@ -421,14 +378,30 @@ export class TaskServer {
       inputResponses: undefined,
       lastUpdatedAt: this.#now(),
     });
-    const task = this.#running.get(record.taskId);
-    if (task !== undefined) {
-      this.#running.delete(record.taskId);
-      task.controller.abort(new Error(`Task ${record.taskId} was cancelled`));
-      task.finish(new Error(`Task ${record.taskId} was cancelled`));
-    }
+    const task = this.#abort(record.taskId, new Error(`Task ${record.taskId} was cancelled`));
+    // Running on another instance: it hears of the cancel there.
+    if (task === undefined) this.#bus?.cancel(record.taskId);
     if (outcome.applied && outcome.record !== undefined) this.#announce(outcome.record, task);
     return outcome.record;
+  }
+
+  /** Aborts the handler of a task this process runs; the task it was, if any. */
+  #abort(taskId: string, reason: Error): RunningTask | undefined {
+    const task = this.#running.get(taskId);
+    if (task === undefined) return undefined;
+    this.#running.delete(taskId);
+    task.controller.abort(reason);
+    task.finish(reason);
+    return task;
+  }
+
+  /** Answers given on another instance (`tasks/update`) for a task this process runs. */
+  async #answer(taskId: string, responses: Record<string, unknown>): Promise<void> {
+    const task = this.#running.get(taskId);
+    if (task === undefined) return;
+    let answered = false;
+    for (const [key, value] of Object.entries(responses)) answered = task.answer(key, value) || answered;
+    if (answered) await this.#inputsChanged(task);
   }
 
   /** The task's unanswered input requests changed: `input_required` with them, or back to `working`. */
@@ -459,6 +432,15 @@ export class TaskServer {
     if (record.era === 'legacy' && session?.connected === true && session.era === 'legacy') {
       send(session.notify('notifications/tasks/status', legacyTask(record) as unknown as JsonRpcParams));
     }
+    this.#announceStreams(record);
+    // Listen streams held by other instances.
+    if (record.era === 'modern') this.#bus?.status(record);
+  }
+
+  /** 2026-07-28: `notifications/tasks` to the listen streams held here that asked for the task, owner only. */
+  #announceStreams(record: TaskRecord): void {
+    if (!this.#notifyStatus) return;
+    const send = (promise: Promise<void>) => promise.catch((error) => this.#report(error));
     let detailed: Record<string, unknown> | undefined;
     for (const stream of this.#server.listenStreams) {
       if (stream.filter.taskIds?.includes(record.taskId) !== true) continue;

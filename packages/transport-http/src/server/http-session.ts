@@ -9,9 +9,26 @@ import type {
   TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
 import type { ServerSession } from '@mcpkit/server';
+import {
+  BROADCAST_METHODS,
+  clusterRequestId,
+  parseClusterRequestId,
+  type SessionCluster,
+  type SharedState,
+  STATEFUL,
+} from './cluster/shared-session';
 import type { EventStore, StoredEvent } from './event-store';
 import { HeaderGate } from './header-gate';
 import { httpRefusalOf } from './http-refusal';
+import {
+  JsonCollector,
+  jsonAnswer,
+  type OutStream,
+  parseEventId,
+  replayInto,
+  STANDALONE,
+  type StreamSink,
+} from './out-stream';
 import { type Answer, jsonReply, reply } from './reply';
 import { errorResponse } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse';
@@ -21,6 +38,11 @@ import { SSE_HEADERS, SseWriter } from './sse';
 // `relatedRequestId`, goes on the stream of that request; everything else goes on the standalone GET stream. So each
 // message travels on exactly one stream. With an event store, every SSE event has an id `<stream>-<seq>` and a
 // client that lost a stream resumes it with GET + Last-Event-ID.
+//
+// Scale-out (a `cluster`): every instance that serves a request of the session keeps a copy of it. A stream lives on
+// the instance that opened it (its id says which: `<instance>.<n>`), the GET stream on the session's home; a message
+// for a stream another instance holds travels on the bus (see cluster/cluster-link.ts), and so does a client's answer
+// to a server→client request another instance sent (the request id says which: `<instance>:<id>`).
 
 /** What every session of one handler shares (kept out of the session object so an idle session stays small). */
 export interface SessionConfig {
@@ -32,56 +54,12 @@ export interface SessionConfig {
   readonly json: boolean;
   readonly onClosed: (session: HttpSession) => void;
   readonly onError: (error: Error) => void;
+  /** Scale-out: how sessions reach the other instances; `undefined` for sessions of this process alone. */
+  readonly cluster: SessionCluster | undefined;
 }
-
-interface OutStream {
-  /** Unique within the session; "0" is the standalone GET stream. */
-  readonly id: string;
-  sink: SseWriter | undefined;
-  /** JSON mode: where responses collect until every request of the POST is answered. */
-  readonly json: JsonCollector | undefined;
-  /** Requests of this stream still unanswered. */
-  pending: number;
-  /** Set while a resumed connection replays from an async store: live events wait here. */
-  backlog: { data: string; id: string; seq: number }[] | undefined;
-  /** The `seq` of this stream's latest event (or priming event): the `previousSeq` of its next one. */
-  lastSeq: number;
-  /** Set while a one-request POST holds its headers (see {@link HeaderGate}). */
-  gate?: HeaderGate<Answer> | undefined;
-}
-
-class JsonCollector {
-  readonly responses: JsonRpcResponse[] = [];
-  /** The responses once every request is answered; `undefined` when the session ended first. */
-  readonly done: Promise<JsonRpcResponse[] | undefined>;
-  #resolve!: (responses: JsonRpcResponse[] | undefined) => void;
-
-  constructor() {
-    this.done = new Promise((resolve) => {
-      this.#resolve = resolve;
-    });
-  }
-
-  finish(): void {
-    this.#resolve(this.responses);
-  }
-
-  abort(): void {
-    this.#resolve(undefined);
-  }
-}
-
-const STANDALONE = '0';
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
-}
-
-function parseEventId(id: string): { streamId: string; seq: number } | undefined {
-  const dash = id.lastIndexOf('-');
-  if (dash <= 0) return undefined;
-  const seq = Number.parseInt(id.slice(dash + 1), 36);
-  return Number.isSafeInteger(seq) && seq >= 0 ? { streamId: id.slice(0, dash), seq } : undefined;
 }
 
 /** @internal A legacy-era HTTP session (created by the handler at `initialize`). */
@@ -99,6 +77,8 @@ export class HttpSession implements Transport {
   onerror?: (error: Error) => void;
   /** The peer's connection, when it takes the receiver path (no slot closures per session). */
   #receiver: TransportReceiver | undefined = undefined;
+  /** Scale-out: what a copy of a shared session keeps (`undefined` for a session of this process alone). */
+  readonly shared: SharedState | undefined;
 
   readonly #config: SessionConfig;
   #byRequest: Map<RequestId, OutStream> | undefined = undefined;
@@ -109,11 +89,15 @@ export class HttpSession implements Transport {
   /** Pending async store writes, so events stay in order when the store is asynchronous. */
   #tail: Promise<void> | undefined = undefined;
 
-  constructor(sessionId: string, principal: string | undefined, config: SessionConfig) {
+  constructor(sessionId: string, principal: string | undefined, config: SessionConfig, shared?: SharedState) {
     this.sessionId = sessionId;
     this.principal = principal;
     this.#config = config;
     this.lastActive = Date.now();
+    this.shared = shared;
+    // Copies on several instances number their events independently: starting from the clock keeps a stream's events
+    // increasing when its copy is made again (after eviction, or on the instance that took over as home).
+    if (shared !== undefined) this.#seq = this.lastActive * 1000;
   }
 
   get closed(): boolean {
@@ -138,6 +122,35 @@ export class HttpSession implements Transport {
 
   send(message: JsonRpcMessage, options?: TransportSendOptions): void | Promise<void> {
     if (this.#closed) throw new Error(`HTTP session ${this.sessionId} is closed`);
+    const cluster = this.#config.cluster;
+    if (cluster === undefined) return this.#route(message, options);
+    if ('method' in message) {
+      // The client may answer on any instance: the id tells it where the request came from.
+      if ('id' in message) message = { ...message, id: clusterRequestId(cluster.instanceId, message.id) };
+      return this.#route(message, options);
+    }
+    const stateful = this.shared?.stateful;
+    if (stateful === undefined || message.id === null || !stateful.delete(message.id)) return this.#route(message);
+    // What the request changed is stored before the client hears it is done.
+    return cluster.persist(this).then(
+      () => this.#route(message),
+      (error: unknown) => {
+        this.#config.onError(error as Error);
+        return this.#route(message);
+      },
+    );
+  }
+
+  /**
+   * Delivers a message another instance sent for the GET stream this copy keeps (it is the session's home). The
+   * message is as the client will see it (request ids already say which instance sent them).
+   */
+  deliverFromCluster(message: JsonRpcMessage): void | Promise<void> {
+    if (this.#closed) return;
+    return this.#route(message, undefined, true);
+  }
+
+  #route(message: JsonRpcMessage, options?: TransportSendOptions, atHome = false): void | Promise<void> {
     let stream: OutStream | undefined;
     const response = isResponse(message);
     if (response) {
@@ -169,6 +182,13 @@ export class HttpSession implements Transport {
       gate.open();
     }
     if (stream === undefined) {
+      const shared = this.shared;
+      if (shared !== undefined && !atHome && shared.record.home !== this.#config.cluster!.instanceId) {
+        // The GET stream is the home's. Broadcasts reach the home's own copy: sent from here too, the client would
+        // get them twice.
+        if ('method' in message && !('id' in message) && BROADCAST_METHODS.has(message.method)) return;
+        return this.#config.cluster!.toHome(this, message);
+      }
       stream = this.#standalone;
       if (stream === undefined) {
         if ('id' in message) {
@@ -205,10 +225,20 @@ export class HttpSession implements Transport {
       if (stored === undefined) return deliver();
       this.#tail = stored;
     } else {
-      this.#tail = this.#tail.then(() => store.append(this.sessionId, stream.id, event));
+      const append = () => store.append(this.sessionId, stream.id, event);
+      this.#tail = this.#tail.then(append, append);
     }
     const tail = this.#tail;
-    const done = tail.then(deliver);
+    // An event the store could not keep still goes to the client: it only cannot be replayed.
+    const done = tail.then(deliver, (error: unknown) => {
+      this.#config.onError(
+        new Error(
+          `Session ${this.sessionId}: event ${id} was sent but the event store could not keep it, so it cannot be replayed (${(error as Error)?.message ?? error})`,
+          { cause: error },
+        ),
+      );
+      deliver();
+    });
     tail.then(
       () => {
         if (this.#tail === tail) this.#tail = undefined;
@@ -246,8 +276,26 @@ export class HttpSession implements Transport {
 
   // ------------------------------------------------------------------ inbound (client → server)
 
-  /** One POST's messages. Returns the HTTP response: 202, an SSE stream, or JSON. */
-  post(messages: readonly JsonRpcMessage[], info: MessageInfo, batch: boolean): Answer | Promise<Answer> {
+  /**
+   * A new stream id (for a POST stream). Unique in the session: in a cluster it starts with this instance's id, so
+   * another instance can tell where a stream lives from a Last-Event-ID.
+   */
+  newStreamId(): string {
+    const n = (this.#nextStream++).toString(36);
+    const cluster = this.#config.cluster;
+    return cluster === undefined ? n : `${cluster.instanceId}.${n}`;
+  }
+
+  /**
+   * One POST's messages. Returns the HTTP response: 202, an SSE stream, or JSON. `streamId`: the id of its stream
+   * when the caller needed it first (from `newStreamId`).
+   */
+  post(
+    messages: readonly JsonRpcMessage[],
+    info: MessageInfo,
+    batch: boolean,
+    streamId?: string,
+  ): Answer | Promise<Answer> {
     this.lastActive = Date.now();
     const headers = { 'mcp-session-id': this.sessionId };
     let requests = 0;
@@ -261,22 +309,27 @@ export class HttpSession implements Transport {
         requests++;
       }
     }
+    const shared = this.#config.cluster !== undefined;
     if (requests === 0) {
-      for (const message of messages) this.#deliver(message, info);
+      for (const message of messages) {
+        if (shared) this.#deliverShared(message, info);
+        else this.#deliver(message, info);
+      }
       return reply(202, headers);
     }
     this.#byRequest ??= new Map();
     const json = this.#config.json ? new JsonCollector() : undefined;
+    const sink =
+      json === undefined ? new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes) : undefined;
     const stream: OutStream = {
-      id: (this.#nextStream++).toString(36),
-      sink: json === undefined ? new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes) : undefined,
+      id: streamId ?? this.newStreamId(),
+      sink,
       json,
       pending: requests,
       backlog: undefined,
       lastSeq: 0,
     };
     for (const message of messages) if ('method' in message && 'id' in message) this.#byRequest.set(message.id, stream);
-    const sink = stream.sink;
     let delivered = info;
     if (sink !== undefined) {
       sink.onCancel = () => this.#detach(stream, sink);
@@ -288,16 +341,12 @@ export class HttpSession implements Transport {
         delivered = { ...info, onAccepted: () => gate.open() };
       }
     }
-    for (const message of messages) this.#deliver(message, delivered);
+    for (const message of messages) {
+      if (shared) this.#deliverShared(message, delivered);
+      else this.#deliver(message, delivered);
+    }
     if (json !== undefined) {
-      return json.done.then((responses) => {
-        if (responses === undefined)
-          return errorResponse(404, -32000, 'Session terminated before the response was ready');
-        if (responses.length === 0) return reply(202, headers);
-        const refusal = batch ? undefined : httpRefusalOf(responses[0]!);
-        if (refusal !== undefined) return jsonReply(refusal.status, responses[0], { ...refusal.headers, ...headers });
-        return jsonReply(200, batch ? responses : responses[0], headers);
-      });
+      return json.done.then((responses) => jsonAnswer(responses, batch, headers));
     }
     const gate = stream.gate;
     const streaming = reply(200, { ...SSE_HEADERS, ...headers }, undefined, sink);
@@ -316,7 +365,7 @@ export class HttpSession implements Transport {
     this.#byRequest ??= new Map();
     const json = new JsonCollector();
     const stream: OutStream = {
-      id: (this.#nextStream++).toString(36),
+      id: this.newStreamId(),
       sink: undefined,
       json,
       pending: 1,
@@ -337,6 +386,46 @@ export class HttpSession implements Transport {
     return this.#byRequest !== undefined && this.#byRequest.size > 0;
   }
 
+  /** A client message in a cluster: answers and cancellations may concern another instance. */
+  #deliverShared(message: JsonRpcMessage, info: MessageInfo): void {
+    const cluster = this.#config.cluster!;
+    if (!('method' in message)) {
+      const target = parseClusterRequestId(message.id);
+      if (target !== undefined) {
+        if (target.instance !== cluster.instanceId) {
+          cluster.toInstance(this, target.instance, message);
+          return;
+        }
+        message = { ...message, id: target.id };
+      }
+    } else if ('id' in message) {
+      if (STATEFUL.has(message.method)) {
+        const shared = this.shared!;
+        shared.stateful ??= new Set();
+        shared.stateful.add(message.id);
+      }
+    } else if (message.method === 'notifications/cancelled') {
+      cluster.cancelEverywhere(this, message);
+    } else if (message.method === 'notifications/initialized' && this.peer !== undefined && !this.peer.initialized) {
+      this.peer.initialized = true;
+      cluster.persist(this).catch((error: unknown) => this.#config.onError(error as Error));
+    }
+    this.#deliver(message, info);
+  }
+
+  /**
+   * A message of the client that arrived on another instance and concerns this one: its answer to a request this
+   * instance sent (the id as this instance's peer knows it), or a cancellation.
+   */
+  receiveFromCluster(message: JsonRpcMessage): void {
+    if (this.#closed) return;
+    if (!('method' in message)) {
+      const target = parseClusterRequestId(message.id);
+      if (target !== undefined) message = { ...message, id: target.id };
+    }
+    this.#deliver(message, {});
+  }
+
   #deliver(message: JsonRpcMessage, info: MessageInfo): void {
     if (this.#receiver !== undefined) this.#receiver.receiveMessage(message, info);
     else this.onmessage?.(message, info);
@@ -351,14 +440,14 @@ export class HttpSession implements Transport {
   }
 
   /** The priming event: an id (and retry) before anything else, so a client can resume even an empty stream. */
-  #prime(sink: SseWriter, stream: OutStream): void {
+  #prime(sink: StreamSink, stream: OutStream): void {
     if (this.#config.eventStore === undefined) return;
     const seq = ++this.#seq;
     stream.lastSeq = seq;
     sink.event('', `${stream.id}-${seq.toString(36)}`, '', this.#config.retryMs);
   }
 
-  #detach(stream: OutStream, sink: SseWriter): void {
+  #detach(stream: OutStream, sink: StreamSink): void {
     if (stream.sink !== sink) return;
     stream.sink = undefined;
     if (sink.overflowed) {
@@ -372,11 +461,28 @@ export class HttpSession implements Transport {
 
   /** GET: the standalone stream, or the resumption of any stream after `Last-Event-ID`. */
   async get(lastEventId: string | null): Promise<Response> {
+    const sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes);
+    const refused = await this.openStream(lastEventId, sink);
+    return refused ?? new Response(sink.stream, { status: 200, headers: this.streamHeaders });
+  }
+
+  /** The headers of a GET stream's response. */
+  get streamHeaders(): Record<string, string> {
+    return { ...SSE_HEADERS, 'mcp-session-id': this.sessionId };
+  }
+
+  /**
+   * Connects `sink` to the standalone stream (`lastEventId` null) or resumes a stream after `lastEventId` into it.
+   * Resolves to `undefined` once it is connected, or to the refusal (409, 400) that answers the GET instead. In a
+   * cluster the sink may forward to the instance that holds the client's GET.
+   */
+  async openStream(lastEventId: string | null, sink: StreamSink): Promise<Response | undefined> {
     this.lastActive = Date.now();
-    const headers = { ...SSE_HEADERS, 'mcp-session-id': this.sessionId };
     if (lastEventId === null) {
       let stream = this.#standalone;
-      if (stream?.sink?.open) {
+      // A client that already listens here is told so; in a cluster the open stream may forward to an instance that
+      // is gone, so the new GET wins.
+      if (stream?.sink?.open && this.shared === undefined) {
         return errorResponse(409, -32000, 'Conflict: this session already has an open GET stream');
       }
       stream ??= this.#standalone = {
@@ -387,9 +493,9 @@ export class HttpSession implements Transport {
         backlog: undefined,
         lastSeq: 0,
       };
-      const sink = this.#attach(stream);
+      this.#attach(stream, sink);
       this.#prime(sink, stream);
-      return new Response(sink.stream, { status: 200, headers });
+      return undefined;
     }
     const store = this.#config.eventStore;
     const parsed = parseEventId(lastEventId);
@@ -399,40 +505,24 @@ export class HttpSession implements Transport {
       });
     }
     const live = this.#findStream(parsed.streamId);
-    const sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes);
-    // Live events wait while the store replays, then go out after it, skipping any the replay already covered.
-    if (live !== undefined) live.backlog ??= [];
-    let replayed: readonly StoredEvent[];
-    try {
-      replayed = await store.replayAfter(this.sessionId, parsed.streamId, parsed.seq);
-    } catch (error) {
-      if (live !== undefined) live.backlog = undefined;
-      throw error;
-    }
-    let lastSeq = parsed.seq;
-    let gap = replayed.length === 0 ? live === undefined || live.lastSeq > lastSeq : false;
-    for (const event of replayed) {
-      if (event.previousSeq > lastSeq) gap = true;
-      sink.event(event.data, event.id);
-      lastSeq = event.seq;
-    }
-    if (gap) {
-      // Evicted by the store's retention policy (or the stream is unknown): the client gets what is left.
+    const lastSeq = await replayInto(sink, store, this.sessionId, parsed, live, () =>
       this.#config.onError(
         new Error(
           `Session ${this.sessionId}: some events after ${lastEventId} are no longer in the event store; the resumed stream has a gap`,
         ),
-      );
-    }
+      ),
+    );
+    // Events numbered by another copy (the previous home) may be ahead of this copy's count.
+    if (lastSeq > this.#seq) this.#seq = lastSeq;
     if (live === undefined || (live.pending === 0 && live.id !== STANDALONE)) {
       sink.close();
-      return new Response(sink.stream, { status: 200, headers });
+      return undefined;
     }
     const backlog = live.backlog ?? [];
     live.backlog = undefined;
     for (const event of backlog) if (event.seq > lastSeq) sink.event(event.data, event.id);
     this.#attach(live, sink);
-    return new Response(sink.stream, { status: 200, headers });
+    return undefined;
   }
 
   #findStream(streamId: string): OutStream | undefined {
@@ -444,7 +534,7 @@ export class HttpSession implements Transport {
     return undefined;
   }
 
-  #attach(stream: OutStream, sink = new SseWriter(this.#config.keepAliveMs, this.#config.maxBufferedBytes)): SseWriter {
+  #attach(stream: OutStream, sink: StreamSink): void {
     const previous = stream.sink;
     // A client that reconnects wins over a connection it may have abandoned half-open.
     if (previous !== undefined) {
@@ -453,7 +543,6 @@ export class HttpSession implements Transport {
     }
     stream.sink = sink;
     sink.onCancel = () => this.#detach(stream, sink);
-    return sink;
   }
 
   /**
@@ -496,10 +585,13 @@ export class HttpSession implements Transport {
         sink?.close();
       }
     }
-    try {
-      await this.#config.eventStore?.deleteSession(this.sessionId);
-    } catch (error) {
-      this.#config.onError(error as Error);
+    // A copy of a shared session that closes here leaves its events to the other instances.
+    if (this.shared === undefined || this.shared.endEverywhere) {
+      try {
+        await this.#config.eventStore?.deleteSession(this.sessionId);
+      } catch (error) {
+        this.#config.onError(error as Error);
+      }
     }
     this.#config.onClosed(this);
     if (this.#receiver !== undefined) this.#receiver.transportClosed();

@@ -8,10 +8,11 @@ import {
   type TransportSendOptions,
   validateMessage,
 } from '@mcpkit/jsonrpc-core';
-import { McpServer, type Server } from '@mcpkit/server';
+import { McpServer, type MessageBus, type Server } from '@mcpkit/server';
 import type { HandleExtra } from './handler';
 import { HeaderGate } from './header-gate';
 import { httpRefusalOf } from './http-refusal';
+import { type ForwardedPost, type PostAnswer, SseCluster } from './legacy-sse-cluster';
 import { checkContentType, DEFAULT_MAX_BODY_BYTES, parseErrorResponse, readBodyText } from './request-checks';
 import { requestInfoOf } from './request-info';
 import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
@@ -42,6 +43,16 @@ export interface SseHandlerOptions extends HostOriginOptions {
    * `clientId` and `subject` of the `AuthInfo`, or the token when it has neither (as the Streamable HTTP handler).
    */
   principalOf?: (auth: AuthInfo) => string | undefined;
+  /**
+   * Scale-out: the bus every instance shares. A session lives on the instance that opened its stream (its id says
+   * which); a POST that lands on another instance is handed to that one over the bus and answered as if it had
+   * arrived there. No sticky sessions needed.
+   */
+  bus?: MessageBus;
+  /** Scale-out: this instance's name on the bus (letters, digits, `_`, `-`). Default: random. */
+  instanceId?: string;
+  /** Scale-out: how long a POST handed to another instance waits for its answer (then 503). Default 5 000 ms. */
+  remoteTimeoutMs?: number;
 }
 
 /** The legacy HTTP+SSE endpoints as one web-standard handler: GET opens a stream, POST delivers a message. */
@@ -149,12 +160,24 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
   const principalOf = options.principalOf ?? defaultPrincipal;
   const sessions = new Map<string, SseSessionTransport>();
   let closed = false;
+  const cluster =
+    options.bus === undefined
+      ? undefined
+      : new SseCluster(
+          options.bus,
+          options.instanceId ??
+            mintSessionId()
+              .slice(0, 8)
+              .replace(/[^A-Za-z0-9]/g, 'x'),
+          options.remoteTimeoutMs ?? 5_000,
+          (error) => core.onerror?.(error),
+        );
 
   const open = async (auth: AuthInfo | undefined): Promise<Response> => {
     if (sessions.size >= maxSessions) {
       return errorResponse(503, -32000, `Service Unavailable: too many sessions (${maxSessions})`);
     }
-    const sessionId = mintSessionId();
+    const sessionId = cluster === undefined ? mintSessionId() : cluster.sessionIdOf(mintSessionId());
     const sink = new SseWriter(keepAliveMs, maxBufferedBytes);
     const transport = new SseSessionTransport(sessionId, auth === undefined ? undefined : principalOf(auth), sink, () =>
       sessions.delete(sessionId),
@@ -173,6 +196,18 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     const sessionId = new URL(request.url).searchParams.get('sessionId');
     if (sessionId === null) return errorResponse(400, -32000, 'Bad Request: the sessionId query parameter is missing');
     const transport = isWellFormedSessionId(sessionId) ? sessions.get(sessionId) : undefined;
+    const owner = transport === undefined && cluster !== undefined ? cluster.ownerOf(sessionId) : undefined;
+    if (owner !== undefined && owner !== cluster!.instanceId) {
+      // The session's stream is on another instance: hand the POST over.
+      const refused = checkContentType(request);
+      if (refused !== undefined) return refused;
+      const text = await readBodyText(request, maxBodyBytes);
+      if (typeof text !== 'string') return text;
+      await cluster!.ready;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of request.headers) headers[name] = value;
+      return cluster!.forward(owner, { sessionId, text, auth, url: request.url, headers });
+    }
     if (transport === undefined || transport.principal !== (auth === undefined ? undefined : principalOf(auth))) {
       return errorResponse(404, -32000, 'Session not found: open the SSE stream again');
     }
@@ -180,6 +215,13 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     if (refused !== undefined) return refused;
     const text = await readBodyText(request, maxBodyBytes);
     if (typeof text !== 'string') return text;
+    const info: MessageInfo =
+      auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
+    return deliver(transport, text, info);
+  };
+
+  /** A POST's body to its session: 202 once accepted, or the refusal that answers the POST. */
+  const deliver = async (transport: SseSessionTransport, text: string, info: MessageInfo): Promise<Response> => {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -189,8 +231,6 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     const checked = validateMessage(value);
     if (!checked.ok) return jsonResponse(400, checked.error);
     const message = checked.message;
-    const info: MessageInfo =
-      auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
     if (!('method' in message && 'id' in message)) {
       transport.onmessage?.(message, info);
       // A cancelled request gets no response: its POST, if still held, is answered now.
@@ -208,6 +248,23 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     return gateAnswer ?? new Response('Accepted', { status: 202 });
   };
 
+  if (cluster !== undefined) {
+    cluster.receiver = async (forwarded: ForwardedPost): Promise<PostAnswer> => {
+      const transport = sessions.get(forwarded.sessionId);
+      const auth = forwarded.auth;
+      const answer =
+        transport === undefined || transport.principal !== (auth === undefined ? undefined : principalOf(auth))
+          ? errorResponse(404, -32000, 'Session not found: open the SSE stream again')
+          : await deliver(transport, forwarded.text, {
+              ...(auth === undefined ? {} : { auth }),
+              request: { url: forwarded.url, headers: forwarded.headers },
+            });
+      const headers: Record<string, string> = {};
+      for (const [name, value] of answer.headers) headers[name] = value;
+      return { status: answer.status, headers, body: await answer.text() };
+    };
+  }
+
   return {
     async handle(request, extra) {
       if (closed) return errorResponse(503, -32000, 'Service Unavailable: the endpoint is shut down');
@@ -223,6 +280,7 @@ export function createSseHandler(server: McpServer | Server, options: SseHandler
     async close() {
       closed = true;
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      await cluster?.close();
     },
   };
 }

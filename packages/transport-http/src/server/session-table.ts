@@ -47,6 +47,16 @@ export class SessionTable {
     this.#startSweeper();
   }
 
+  /** The session with this id, idle or not. */
+  get(sessionId: string): HttpSession | undefined {
+    return this.#sessions.get(sessionId);
+  }
+
+  /** Every session in the table. */
+  values(): IterableIterator<HttpSession> {
+    return this.#sessions.values();
+  }
+
   /** The live session with this id: `undefined` when unknown, `'expired'` when it was idle too long (now ended). */
   find(sessionId: string): HttpSession | 'expired' | undefined {
     const session = this.#sessions.get(sessionId);

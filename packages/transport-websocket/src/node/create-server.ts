@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AuthInfo, MessageInfo } from '@mcpkit/jsonrpc-core';
-import type { Server } from '@mcpkit/server';
+import { McpServer, type MessageBus, Server, shareBroadcasts } from '@mcpkit/server';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MCP_SUBPROTOCOL } from '../client-transport';
 import { isLoopbackAddress, originAllowed } from './origin-policy';
@@ -47,6 +47,13 @@ export interface WebSocketServerOptions {
    * server middleware (`mcp.use(bearer.middleware)`), which every session runs.
    */
   authenticate?: (request: IncomingMessage) => WebSocketAuthResult | Promise<WebSocketAuthResult>;
+  /**
+   * Scale-out: the bus every instance of the server shares (`RedisMessageBus` of `@mcpkit/store-redis`). List changes
+   * and resource updates announced on any instance then reach this instance's connections, legacy sessions and
+   * 2026-07-28 listen streams alike (`shareBroadcasts`). A WebSocket session lives as long as its connection, so
+   * nothing else needs sharing. Needs an `McpServer` or `Server` (not a bare `connect`).
+   */
+  bus?: MessageBus;
   /** Problems that concern no single request: a throwing `authenticate`, a socket error. */
   onerror?: (error: Error) => void;
 }
@@ -96,6 +103,14 @@ export async function createWebSocketServer(
   const heartbeatMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const report = (error: Error) => options.onerror?.(error);
+  let releaseBus: (() => Promise<void>) | undefined;
+  if (options.bus !== undefined) {
+    const server = mcpServer instanceof McpServer ? mcpServer.server : mcpServer;
+    if (!(server instanceof Server)) {
+      throw new TypeError('createWebSocketServer: the bus option needs an McpServer or Server to share broadcasts of');
+    }
+    releaseBus = await shareBroadcasts(server, options.bus, report);
+  }
 
   const owned = options.server === undefined;
   const httpServer =
@@ -223,6 +238,7 @@ export async function createWebSocketServer(
     },
     async close() {
       clearInterval(heartbeat);
+      await releaseBus?.();
       httpServer.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.close(1001, 'server shutting down');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
