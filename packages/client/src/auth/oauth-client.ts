@@ -8,6 +8,7 @@ import type { OAuthClientProvider } from './provider';
 import { resolveClientCredentials } from './registration';
 import { canonicalResource, resourceKey } from './resource-url';
 import { selectScope, splitScope, unionScopes } from './scope';
+import { retryStaleConnections } from './stale-connection';
 import { InMemoryOAuthStore, type OAuthStore, type PendingAuthorization, type StoredTokens } from './store';
 import { requestToken } from './token-endpoint';
 import type { AuthorizationServerMetadata, ClientCredentials, TokenResponse } from './types';
@@ -81,6 +82,8 @@ export class OAuthClient {
   readonly #provider: OAuthClientProvider;
   readonly #store: OAuthStore;
   readonly #baseFetch: typeof fetch;
+  /** The authorization server's requests: `#baseFetch`, sent once more when a reused connection was reset. */
+  readonly #authFetch: typeof fetch;
   readonly #wantRefreshTokens: boolean;
   readonly #maxStepUps: number;
   readonly #refreshSkewMs: number;
@@ -100,6 +103,7 @@ export class OAuthClient {
     this.#provider = options.provider;
     this.#store = options.provider.store ?? new InMemoryOAuthStore();
     this.#baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#authFetch = retryStaleConnections(this.#baseFetch);
     this.#wantRefreshTokens = options.wantRefreshTokens ?? true;
     this.#maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
     this.#refreshSkewMs = options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
@@ -169,7 +173,7 @@ export class OAuthClient {
         redirect_uri: pending.redirectUri,
         resource: pending.resource,
       },
-      fetch: this.#baseFetch,
+      fetch: this.#authFetch,
       signal,
       dpop: await this.#prover(),
     });
@@ -380,7 +384,7 @@ export class OAuthClient {
           refresh_token: tokens.refreshToken!,
           resource: tokens.resource,
         },
-        fetch: this.#baseFetch,
+        fetch: this.#authFetch,
         dpop: await this.#prover(),
       });
     } catch (error) {
@@ -397,7 +401,7 @@ export class OAuthClient {
   async #obtain(server: URL, need: TokenNeed): Promise<StoredTokens> {
     const key = resourceKey(server);
     const found = await discover(server, {
-      fetch: this.#baseFetch,
+      fetch: this.#authFetch,
       resourceMetadataUrl: need.challenge?.resourceMetadata,
       selectAuthorizationServer: this.#selectAuthorizationServer,
     });
@@ -418,7 +422,7 @@ export class OAuthClient {
         resource: new URL(resource),
         scope,
         credentials,
-        fetch: this.#baseFetch,
+        fetch: this.#authFetch,
         dpop: await this.#prover(),
       });
       return this.#save(key, response, { resource, scope, issuer: authorizationServer.issuer, authorizationServer });
@@ -497,7 +501,7 @@ export class OAuthClient {
       authorizationServer,
       provider: this.#provider,
       store: this.#store,
-      fetch: this.#baseFetch,
+      fetch: this.#authFetch,
       signal,
       wantRefreshTokens: this.#wantRefreshTokens,
     });
