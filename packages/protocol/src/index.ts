@@ -286,14 +286,6 @@ export type {
   ToolOutputSchema,
 } from './types/tools.js';
 export {
-  getValidators,
-  type McpValidators,
-  type SchemaRevision,
-  type ValidationIssue,
-  type ValidationIssueCode,
-  type ValidationResult,
-} from './validation/index.js';
-export {
   checkNegotiatedLegacyVersion,
   compareVersions,
   isLegacyVersion,

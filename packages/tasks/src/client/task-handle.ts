@@ -24,6 +24,7 @@ export interface TaskHandleHost {
 
 /** Options of `TaskHandle.wait`. */
 export interface WaitOptions {
+  /** Stops waiting (the promise rejects with the signal's reason); the task itself goes on. */
   signal?: AbortSignal;
 }
 

@@ -12,6 +12,7 @@ export interface TaskReceiverOptions {
   store?: TaskStore;
   /** Retention when the server asks for none, and the longest granted, in ms. Defaults 10 minutes and 1 hour. */
   defaultTtlMs?: number;
+  /** The longest retention granted, in ms (a longer request is cut to it). Default 1 hour. */
   maxTtlMs?: number;
   /** How many unfinished tasks the server may have on this client at once. Default 20. */
   maxLiveTasks?: number;

@@ -19,6 +19,7 @@ export interface TasksClientOptions {
   defaultPollIntervalMs?: number;
   /** Bounds of the server's suggested interval, in ms. Defaults 50 and 30 000. */
   minPollIntervalMs?: number;
+  /** The longest interval between two polls, in ms, whatever the server suggests. Default 30 000. */
   maxPollIntervalMs?: number;
   /**
    * 2025-11-25: also run the server's task-augmented `sampling/createMessage` and `elicitation/create` as tasks on

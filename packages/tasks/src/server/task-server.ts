@@ -8,7 +8,7 @@ import {
 } from '@mcpkit/protocol';
 import {
   type DispatchContext,
-  type McpServer,
+  type McpToolServer,
   type Server,
   type ServerMiddleware,
   type ServerRequestContext,
@@ -149,7 +149,7 @@ export class TaskServer {
   readonly instanceId: string;
   /** Settles once unfinished tasks of a previous process were resumed or failed (`recover`). */
   readonly ready: Promise<void>;
-  readonly #mcp: McpServer;
+  readonly #mcp: McpToolServer;
   readonly #server: Server;
   readonly #identity: IdentityOf;
   readonly #tools: Record<string, TaskToolOptions>;
@@ -164,7 +164,7 @@ export class TaskServer {
   readonly #running = new Map<string, RunningTask>();
   readonly #resuming = new Map<string, TaskRecord>();
 
-  constructor(mcp: McpServer, options: TaskServerOptions = {}) {
+  constructor(mcp: McpToolServer, options: TaskServerOptions = {}) {
     this.#mcp = mcp;
     this.#server = mcp.server;
     this.store = options.store ?? new InMemoryTaskStore();
