@@ -4,7 +4,7 @@ export {
   type CodedErrorClass,
   defineCodedError,
 } from './coded-error';
-export type { NotificationContext, RequestContext } from './context';
+export type { ContextPeer, NotificationContext, RequestContext } from './context';
 export {
   ConnectionClosedError,
   type ConnectionClosedErrorData,
@@ -64,12 +64,8 @@ export {
   serializeMessage,
   validateMessage,
 } from './parse';
-export {
-  JsonRpcPeer,
-  type JsonRpcPeerOptions,
-  type NotifyOptions,
-  type RequestOptions,
-} from './peer';
+export { JsonRpcPeer, type JsonRpcPeerOptions } from './peer';
+export type { NotifyOptions, RequestOptions } from './request-options';
 export { type NotificationHandler, type RequestHandler, Router } from './router';
 export type { AuthInfo, MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
 export { ContextVariables } from './variables';

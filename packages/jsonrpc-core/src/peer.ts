@@ -1,4 +1,10 @@
-import { InboundRequestContext, NO_MESSAGE_INFO, type NotificationContext, type RequestContext } from './context';
+import {
+  type ContextPeer,
+  InboundRequestContext,
+  NO_MESSAGE_INFO,
+  type NotificationContext,
+  type RequestContext,
+} from './context';
 import {
   ConnectionClosedError,
   InvalidMessageError,
@@ -19,36 +25,9 @@ import type {
   RequestId,
 } from './messages';
 import { classifyMessage, KIND_NOTIFICATION, KIND_REQUEST, KIND_RESPONSE } from './parse';
+import type { NotifyOptions, RequestOptions } from './request-options';
 import { type NotificationHandler, type RequestHandler, Router } from './router';
 import type { MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
-
-/** Options for one outgoing request. */
-export interface RequestOptions {
-  /** Aborting it rejects the request with `RequestAbortedError` and sends the protocol's cancellation, if any. */
-  signal?: AbortSignal;
-  /** Idle timeout in ms: how long to wait for the response (or the next progress). `0` or `Infinity`: none. */
-  timeoutMs?: number;
-  /** Restart the idle timeout on every progress notification. Default `true`: progress proves the peer is alive. */
-  resetTimeoutOnProgress?: boolean;
-  /** Hard cap in ms from sending, whatever the progress. `0` or `Infinity`: none. */
-  maxTotalTimeoutMs?: number;
-  /** Receives this request's progress notifications. Needs `hooks.attachProgressToken` (and `readProgress`). */
-  onProgress?: (progress: unknown) => void;
-  /** The inbound request this one is sent on behalf of (the transport may route by it). */
-  relatedRequestId?: RequestId;
-  /**
-   * Called synchronously with the request as it will be sent (its id assigned, its progress token attached), before
-   * the transport sees it. For protocols that refer to a request by its id later, e.g. MCP's `subscriptions/listen`,
-   * whose notifications carry the listen request's id.
-   */
-  onRequest?: (request: JsonRpcRequest) => void;
-}
-
-/** Options for one outgoing notification. */
-export interface NotifyOptions {
-  /** The inbound request this notification belongs to (the transport may route by it). */
-  relatedRequestId?: RequestId;
-}
 
 /** Options for `JsonRpcPeer`. */
 export interface JsonRpcPeerOptions {
@@ -227,7 +206,7 @@ function describeId(id: RequestId): string {
  * console.log(await client.request<number>('add', [2, 3], { timeoutMs: 5_000 })); // 5
  * await client.close();
  */
-export class JsonRpcPeer {
+export class JsonRpcPeer implements ContextPeer {
   /** The method table this peer answers from (possibly shared with other peers). */
   readonly router: Router;
   /** The protocol seams in use. */

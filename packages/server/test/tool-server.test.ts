@@ -29,7 +29,7 @@ describe('McpToolServer: the lean, tools-only server', () => {
 
     harness = await connect(server);
     const init = await initialize(harness.client, '2025-11-25');
-    expect(Object.keys(init.capabilities).sort()).toEqual(['logging', 'tools']);
+    expect(Object.keys(init.capabilities as object).sort()).toEqual(['logging', 'tools']);
     const legacyCall = await harness.client.request<Loose>('tools/call', { name: 'echo', arguments: { text: 'yo' } });
     expect(legacyCall.content).toEqual([{ type: 'text', text: 'yo' }]);
     // No resources, prompts or completion handlers: the methods are not there.
