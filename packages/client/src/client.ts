@@ -1,4 +1,5 @@
 import {
+  type JsonObject,
   JsonRpcError,
   type JsonRpcParams,
   JsonRpcPeer,
@@ -45,7 +46,6 @@ import {
 import { CancellationPolicy } from './cancellation';
 import { McpClientError } from './errors';
 import { fulfilInputRequests, resolveClientCapabilities } from './input-requests';
-import type { JsonObject } from './json-object';
 import { LIST_METHOD, LISTS_CHANGED_BY, ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
 import { type ClientContext, type ClientExtension, ClientInboundContext, type ClientMiddleware } from './middleware';
 import { negotiate } from './negotiation';

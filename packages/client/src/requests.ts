@@ -1,4 +1,11 @@
-import { JsonRpcError, type JsonRpcPeer, type MiddlewareChain, type RequestOptions } from '@mcpkit/jsonrpc-core';
+import {
+  isJsonObject,
+  type JsonObject,
+  JsonRpcError,
+  type JsonRpcPeer,
+  type MiddlewareChain,
+  type RequestOptions,
+} from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
   buildRequestMeta,
@@ -13,7 +20,6 @@ import {
 } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
-import { isJsonObject, type JsonObject } from './json-object';
 import { type ClientContext, ClientRequestContext } from './middleware';
 import type { CallOptions, InputHandlers } from './options';
 import type { ResponseCache } from './response-cache';

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import {
   type DiscoverResult,
   type Implementation,
@@ -6,7 +7,6 @@ import {
   readServerInfo,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
-import { isJsonObject } from './json-object';
 import type { Era } from './options';
 
 /**

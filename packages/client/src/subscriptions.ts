@@ -1,4 +1,4 @@
-import { ConnectionClosedError, type RequestId, type Router } from '@mcpkit/jsonrpc-core';
+import { ConnectionClosedError, isJsonObject, type RequestId, type Router } from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
   hasCapability,
@@ -7,7 +7,6 @@ import {
   type SubscriptionFilter,
 } from '@mcpkit/protocol';
 import type { CancellationPolicy } from './cancellation';
-import { isJsonObject } from './json-object';
 import { type ListenStream, openListenStream } from './listen-stream';
 import type { CallOptions } from './options';
 import type { Connection } from './requests';

@@ -1,3 +1,4 @@
+import { type ConnectionOwnerEntries, Connection as PeerConnection } from './connection';
 import {
   type ContextPeer,
   InboundRequestContext,
@@ -5,29 +6,33 @@ import {
   type NotificationContext,
   type RequestContext,
 } from './context';
-import {
-  ConnectionClosedError,
-  InvalidMessageError,
-  JsonRpcError,
-  JsonRpcErrorCode,
-  RequestAbortedError,
-  RequestTimeoutError,
-  UnknownResponseError,
-} from './errors';
+import { ConnectionClosedError, InvalidMessageError, JsonRpcError, RequestAbortedError } from './errors';
 import type { PeerHooks } from './hooks';
-import type {
-  JsonRpcErrorObject,
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcParams,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  RequestId,
-} from './messages';
+import {
+  abortedError,
+  cancelledByPeerError,
+  closedWhileHandlingError,
+  closedWhilePendingError,
+  describeId,
+  errorObjectOf,
+  findRunning,
+  isPromiseLike,
+  type PendingRequest,
+  releasePending,
+  takeRunning,
+  timeoutError,
+  timeoutValue,
+  toError,
+  trackRunning,
+  transmit,
+  unknownResponseError,
+  untrackRunning,
+} from './in-flight';
+import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, JsonRpcResponse, RequestId } from './messages';
 import { classifyMessage, KIND_NOTIFICATION, KIND_REQUEST, KIND_RESPONSE } from './parse';
 import type { NotifyOptions, RequestOptions } from './request-options';
 import { type NotificationHandler, type RequestHandler, Router } from './router';
-import type { MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
+import type { MessageInfo, Transport } from './transport';
 
 /** Options for `JsonRpcPeer`. */
 export interface JsonRpcPeerOptions {
@@ -53,140 +58,9 @@ const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
-type Timer = ReturnType<typeof setTimeout>;
-
+type Connection = PeerConnection<JsonRpcPeer>;
 // The peer's private entry points for its connections (assigned in JsonRpcPeer's static block).
-let receiveOn: (peer: JsonRpcPeer, connection: Connection, message: unknown, info: MessageInfo | undefined) => void;
-let closedOn: (peer: JsonRpcPeer, connection: Connection, reason: Error | undefined) => void;
-let reportOn: (peer: JsonRpcPeer, error: unknown) => void;
-
-/**
- * One transport's lifetime inside the peer. Handlers answer on the connection their request came from. It is also
- * the transport's receiver when the transport takes one (`attachReceiver`), so such a connection needs no closures.
- */
-class Connection implements TransportReceiver {
-  readonly peer: JsonRpcPeer;
-  readonly transport: Transport;
-  closed = false;
-  closing: Promise<void> | undefined = undefined;
-  closeEmitted = false;
-  /** The running handler while only one runs (sequential clients): no map for it. */
-  one: InboundRequestContext | undefined = undefined;
-  /** The running handlers while two or more run at once; dropped when none is left. */
-  running: Map<RequestId, InboundRequestContext> | undefined = undefined;
-
-  constructor(peer: JsonRpcPeer, transport: Transport) {
-    this.peer = peer;
-    this.transport = transport;
-  }
-
-  receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void {
-    receiveOn(this.peer, this, message, info);
-  }
-
-  transportClosed(reason?: Error): void {
-    closedOn(this.peer, this, reason);
-  }
-
-  transportError(error: Error): void {
-    reportOn(this.peer, error);
-  }
-}
-
-// Idle and sequential connections are the many: they keep their one running handler in a field, and only a
-// connection with concurrent requests pays for a map.
-function trackRunning(connection: Connection, ctx: InboundRequestContext): void {
-  const running = connection.running;
-  if (running !== undefined) {
-    running.set(ctx.requestId, ctx);
-    return;
-  }
-  const one = connection.one;
-  if (one === undefined || one.requestId === ctx.requestId) {
-    connection.one = ctx; // a repeated id replaces the older entry, as Map.set would
-    return;
-  }
-  connection.one = undefined;
-  connection.running = new Map([
-    [one.requestId, one],
-    [ctx.requestId, ctx],
-  ]);
-}
-
-function untrackRunning(connection: Connection, ctx: InboundRequestContext): void {
-  if (connection.one === ctx) {
-    connection.one = undefined;
-    return;
-  }
-  const running = connection.running;
-  if (running === undefined || running.get(ctx.requestId) !== ctx) return;
-  running.delete(ctx.requestId);
-  if (running.size === 0) connection.running = undefined;
-}
-
-function findRunning(connection: Connection, id: RequestId): InboundRequestContext | undefined {
-  const one = connection.one;
-  if (one !== undefined) return one.requestId === id ? one : undefined;
-  return connection.running?.get(id);
-}
-
-function takeRunning(connection: Connection): InboundRequestContext[] {
-  const one = connection.one;
-  const running = connection.running;
-  connection.one = undefined;
-  connection.running = undefined;
-  if (one !== undefined) return [one];
-  return running === undefined ? [] : [...running.values()];
-}
-
-/** An outgoing request awaiting its response. */
-interface PendingRequest {
-  readonly request: JsonRpcRequest;
-  readonly relatedRequestId: RequestId | undefined;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (reason: unknown) => void;
-  readonly onProgress: ((progress: unknown) => void) | undefined;
-  readonly resetOnProgress: boolean;
-  readonly timeoutMs: number;
-  idleTimer: Timer | undefined;
-  totalTimer: Timer | undefined;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  /**
-   * Set when the transport cancels this request itself (`Transport.cancelsBySignal`): aborted instead of sending the
-   * protocol's cancellation notification.
-   */
-  readonly cancel: AbortController | undefined;
-}
-
-function timeoutValue(value: number | undefined, name: string): number {
-  if (value === undefined || value === 0 || value === Number.POSITIVE_INFINITY) return 0;
-  if (!(value > 0))
-    throw new RangeError(`${name} must be a positive number of milliseconds, 0 or Infinity; got ${value}`);
-  return value;
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}
-
-function errorObjectOf(error: unknown): JsonRpcErrorObject {
-  if (JsonRpcError.is(error)) {
-    return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
-  }
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  return { code: JsonRpcErrorCode.InternalError, message: message || 'Internal error' };
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
-}
-
-function describeId(id: RequestId): string {
-  return typeof id === 'string' ? JSON.stringify(id) : String(id);
-}
+let connectionEntries: ConnectionOwnerEntries<JsonRpcPeer>;
 
 /**
  * Turns one transport into a JSON-RPC peer: sends requests and correlates their responses (with timeouts, abort
@@ -226,9 +100,11 @@ export class JsonRpcPeer implements ContextPeer {
   #connection: Connection | undefined = undefined;
 
   static {
-    receiveOn = (peer, connection, message, info) => peer.#receive(connection, message, info);
-    closedOn = (peer, connection, reason) => peer.#handleTransportClose(connection, reason);
-    reportOn = (peer, error) => peer.#report(error);
+    connectionEntries = {
+      receive: (peer, connection, message, info) => peer.#receive(connection, message, info),
+      closed: (peer, connection, reason) => peer.#handleTransportClose(connection, reason),
+      report: (peer, error) => peer.#report(error),
+    };
   }
 
   constructor(options: JsonRpcPeerOptions = {}) {
@@ -273,7 +149,7 @@ export class JsonRpcPeer implements ContextPeer {
     if (current !== undefined && !current.closed) {
       throw new Error('JsonRpcPeer.connect: this peer is already connected; close() it before connecting again');
     }
-    const connection = new Connection(this, transport);
+    const connection = new PeerConnection<JsonRpcPeer>(this, transport, connectionEntries);
     this.#connection = connection;
     if (typeof transport.attachReceiver === 'function') {
       transport.attachReceiver(connection);
@@ -448,8 +324,8 @@ export class JsonRpcPeer implements ContextPeer {
         entry.onAbort = onAbort;
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#transmit(
-        connection,
+      transmit(
+        connection.transport,
         request,
         entry.cancel === undefined
           ? options.relatedRequestId === undefined
@@ -478,23 +354,6 @@ export class JsonRpcPeer implements ContextPeer {
     }
   }
 
-  /** Sends without a caller to tell: failures go to `onFailure`; never throws, never leaves a rejection unhandled. */
-  #transmit(
-    connection: Connection,
-    message: JsonRpcMessage,
-    options: TransportSendOptions | undefined,
-    onFailure: (error: unknown) => void,
-  ): void {
-    let sent: Promise<void> | void;
-    try {
-      sent = connection.transport.send(message, options);
-    } catch (error) {
-      onFailure(error);
-      return;
-    }
-    if (isPromiseLike(sent)) sent.then(undefined, onFailure);
-  }
-
   #armIdleTimer(entry: PendingRequest): void {
     const timeoutMs = entry.timeoutMs;
     entry.idleTimer = setTimeout(() => this.#timeOut(entry, timeoutMs, false), Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
@@ -506,19 +365,8 @@ export class JsonRpcPeer implements ContextPeer {
     const pending = this.#pending;
     if (pending?.get(id) !== entry) return false;
     pending.delete(id);
-    this.#release(entry);
+    releasePending(entry);
     return true;
-  }
-
-  #release(entry: PendingRequest): void {
-    if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);
-    if (entry.totalTimer !== undefined) clearTimeout(entry.totalTimer);
-    entry.idleTimer = undefined;
-    entry.totalTimer = undefined;
-    if (entry.onAbort !== undefined) {
-      entry.signal!.removeEventListener('abort', entry.onAbort);
-      entry.onAbort = undefined;
-    }
   }
 
   #failPending(entry: PendingRequest, error: unknown): void {
@@ -527,27 +375,14 @@ export class JsonRpcPeer implements ContextPeer {
 
   #timeOut(entry: PendingRequest, timeoutMs: number, maxTotal: boolean): void {
     if (!this.#forget(entry)) return;
-    const { id, method } = entry.request;
-    const error = new RequestTimeoutError(
-      maxTotal
-        ? `Request '${method}' (id ${describeId(id)}) exceeded its maximum total time of ${timeoutMs} ms (maxTotalTimeoutMs)`
-        : `Request '${method}' (id ${describeId(id)}) got no response${entry.onProgress ? ' or progress' : ''} for ${timeoutMs} ms (timeoutMs)`,
-      { method, requestId: id, timeoutMs, maxTotal },
-    );
+    const error = timeoutError(entry, timeoutMs, maxTotal);
     entry.reject(error);
     this.#sendCancellation(entry, error);
   }
 
   #abortPending(entry: PendingRequest, reason: unknown): void {
     if (!this.#forget(entry)) return;
-    const { id, method } = entry.request;
-    entry.reject(
-      new RequestAbortedError(`Request '${method}' (id ${describeId(id)}) was aborted`, {
-        method,
-        requestId: id,
-        reason,
-      }),
-    );
+    entry.reject(abortedError(entry, reason));
     this.#sendCancellation(entry, reason);
   }
 
@@ -589,7 +424,7 @@ export class JsonRpcPeer implements ContextPeer {
         this.#settleResponse(message as JsonRpcResponse);
       } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
         // It looked like a request and has an id: answer it, as JSON-RPC asks.
-        this.#transmit(connection, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
+        transmit(connection.transport, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
       } else {
         this.#report(
           new InvalidMessageError(`Received an invalid JSON-RPC message: ${kind.error.message}`, {
@@ -618,7 +453,7 @@ export class JsonRpcPeer implements ContextPeer {
     ctx.dispose();
     // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
     if (ctx.aborted || connection.closed) return;
-    this.#transmit(connection, response, { relatedRequestId: id }, (error) => this.#report(error));
+    transmit(connection.transport, response, { relatedRequestId: id }, (error) => this.#report(error));
   }
 
   #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {
@@ -645,16 +480,7 @@ export class JsonRpcPeer implements ContextPeer {
       const cancellation = hooks.readCancellation(method, params);
       const target = cancellation === undefined ? undefined : findRunning(connection, cancellation.requestId);
       if (target !== undefined) {
-        target.abort(
-          new RequestAbortedError(
-            `Request '${target.method}' (id ${describeId(target.requestId)}) was cancelled by the peer`,
-            {
-              method: target.method,
-              requestId: target.requestId,
-              reason: cancellation!.reason,
-            },
-          ),
-        );
+        target.abort(cancelledByPeerError(target, cancellation!.reason));
       }
     }
     const handler = this.router.resolveNotificationHandler(method);
@@ -676,12 +502,7 @@ export class JsonRpcPeer implements ContextPeer {
         // The peer could not tell which message it rejects (e.g. it could not parse one of ours).
         this.#report(JsonRpcError.fromObject(response.error));
       } else {
-        this.#report(
-          new UnknownResponseError(
-            `Received a response for unknown request id ${describeId(id as RequestId)}; it probably arrived after the request timed out or was aborted`,
-            { id },
-          ),
-        );
+        this.#report(unknownResponseError(id as RequestId));
       }
       return;
     }
@@ -712,33 +533,16 @@ export class JsonRpcPeer implements ContextPeer {
   #teardown(connection: Connection, reason?: Error): void {
     if (connection.closed) return;
     connection.closed = true;
-    const because = reason ? `: ${reason.message}` : '';
-    const options = reason ? { cause: reason } : undefined;
     if (this.#pending !== undefined && this.#pending.size > 0) {
       const pending = [...this.#pending.values()];
       this.#pending.clear();
       for (const entry of pending) {
-        this.#release(entry);
-        const { id, method } = entry.request;
-        entry.reject(
-          new ConnectionClosedError(
-            `The connection closed while request '${method}' (id ${describeId(id)}) was pending${because}`,
-            { method, requestId: id },
-            options,
-          ),
-        );
+        releasePending(entry);
+        entry.reject(closedWhilePendingError(entry, reason));
       }
     }
     if (connection.one !== undefined || connection.running !== undefined) {
-      for (const ctx of takeRunning(connection)) {
-        ctx.abort(
-          new ConnectionClosedError(
-            `The connection closed while request '${ctx.method}' (id ${describeId(ctx.requestId)}) was being handled${because}`,
-            { method: ctx.method, requestId: ctx.requestId },
-            options,
-          ),
-        );
-      }
+      for (const ctx of takeRunning(connection)) ctx.abort(closedWhileHandlingError(ctx, reason));
     }
   }
 

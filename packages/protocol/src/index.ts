@@ -199,6 +199,7 @@ export type {
   RequestMetaObject,
   ResultMetaObject,
 } from './types/meta.js';
+export type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './types/oauth.js';
 export type { ProgressNotificationParams } from './types/progress.js';
 export type {
   GetPromptRequestParams,

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import {
   honouredSubscriptionFilter,
   invalidParamsError,
@@ -5,7 +6,6 @@ import {
   MetaKeys,
   type SubscriptionFilter,
 } from '@mcpkit/protocol';
-import { isJsonObject } from './json-object';
 import { ListenStream } from './listen-stream';
 import type { Server } from './server';
 

@@ -1,7 +1,6 @@
-import type { MessageInfo } from '@mcpkit/jsonrpc-core';
+import { isJsonObject, type MessageInfo } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
 import type { DispatchContext, ServerRequestContext } from './context';
-import { isJsonObject } from './json-object';
 import { paramsDigest, type RequestStateCodec } from './request-state';
 import type { ServerRequestHandler } from './server';
 

@@ -1,4 +1,5 @@
 import {
+  isJsonObject,
   JsonRpcError,
   JsonRpcErrorCode,
   type JsonRpcNotification,
@@ -25,7 +26,6 @@ import { type DispatchContext, ServerRequestContext } from './context';
 import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
 import { checkExtension, type ServerExtension } from './extensions';
 import { InputRounds } from './input-rounds';
-import { isJsonObject } from './json-object';
 import type { ListenStream } from './listen-stream';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';

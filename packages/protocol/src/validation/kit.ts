@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import {
   describeValue,
   indexPath,
@@ -85,10 +86,6 @@ function kindOf(value: unknown): number {
     default:
       return 0;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function typeIssue(path: string, expected: string, value: unknown): ValidationIssue {
@@ -308,13 +305,13 @@ export function object(shape: Shape, options: ObjectOptions = {}): ObjectValidat
   };
   const check =
     requiredCount === 0 && optionalCount === 0 && !closed && extraCheck === undefined
-      ? isPlainObject
+      ? isJsonObject
       : optionalCount > 0
         ? byPresentKeys
         : byRequiredKeys;
 
   const explain = (value: unknown, path: string, issues: ValidationIssue[]): void => {
-    if (!isPlainObject(value)) {
+    if (!isJsonObject(value)) {
       issues.push(typeIssue(path, expected, value));
       return;
     }

@@ -1,5 +1,5 @@
 import type { Client, ClientMiddleware } from '@mcpkit/client';
-import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import { isJsonObject, JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError, MetaKeys } from '@mcpkit/protocol';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
@@ -21,10 +21,6 @@ export interface TaskReceiverOptions {
 }
 
 const TASKABLE = new Set(['sampling/createMessage', 'elicitation/create']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The client as a task receiver (2025-11-25): a server's `sampling/createMessage` or `elicitation/create` carrying
@@ -63,7 +59,7 @@ export function installTaskReceiver(client: Client, options: TaskReceiverOptions
   const receive: ClientMiddleware = async (ctx, next) => {
     if (ctx.direction !== 'inbound' || ctx.kind !== 'request' || !TASKABLE.has(ctx.method)) return next();
     const task = ctx.params?.task;
-    if (!isObject(task) || ctx.era !== 'legacy') return next();
+    if (!isJsonObject(task) || ctx.era !== 'legacy') return next();
     const requested = task.ttl;
     if (requested !== undefined && (typeof requested !== 'number' || !Number.isInteger(requested) || requested < 0)) {
       throw invalidParamsError('params.task.ttl must be a non-negative integer (milliseconds)', { ttl: requested });
@@ -105,7 +101,7 @@ export function installTaskReceiver(client: Client, options: TaskReceiverOptions
   client.use(receive);
 
   const find = async (params: unknown): Promise<TaskRecord> => {
-    const taskId = isObject(params) ? params.taskId : undefined;
+    const taskId = isJsonObject(params) ? params.taskId : undefined;
     if (typeof taskId !== 'string') throw invalidParamsError('params.taskId must be a string', { taskId });
     const record = await store.get(taskId);
     if (record === undefined) throw invalidParamsError('Failed to retrieve task: Task not found', { taskId });
@@ -114,7 +110,7 @@ export function installTaskReceiver(client: Client, options: TaskReceiverOptions
 
   client.setRequestHandler('tasks/get', async (params) => legacyTask(await find(params)));
   client.setRequestHandler('tasks/list', async (params) => {
-    const cursor = isObject(params) ? params.cursor : undefined;
+    const cursor = isJsonObject(params) ? params.cursor : undefined;
     if (cursor !== undefined && typeof cursor !== 'string') throw invalidParamsError('cursor must be a string');
     try {
       const page = await store.list(null, { cursor, limit: 50 });
@@ -162,7 +158,7 @@ export function installTaskReceiver(client: Client, options: TaskReceiverOptions
       record = await find(params);
     }
     if (record.status === 'completed' && record.result !== undefined) {
-      const meta = isObject(record.result._meta) ? record.result._meta : undefined;
+      const meta = isJsonObject(record.result._meta) ? record.result._meta : undefined;
       return { ...record.result, _meta: { ...meta, [MetaKeys.RelatedTask]: { taskId: record.taskId } } };
     }
     const error = record.error ?? { code: JsonRpcErrorCode.InternalError, message: 'The task ended without a result' };

@@ -1,4 +1,5 @@
 import type { CallOptions, Client, ClientMiddleware } from '@mcpkit/client';
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -43,10 +44,6 @@ export interface TaskCallOptions extends Pick<CallOptions, 'signal' | 'timeoutMs
 export interface TaskList {
   tasks: TaskInfo[];
   nextCursor?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -121,7 +118,7 @@ export class TasksClient {
     let token: string | undefined;
     if (options.onProgress !== undefined && legacy) {
       token = `task-progress-${newTaskId()}`;
-      const meta = isObject(params._meta) ? params._meta : {};
+      const meta = isJsonObject(params._meta) ? params._meta : {};
       request._meta = { ...meta, progressToken: token };
       this.#progress.set(token, options.onProgress);
     }
@@ -201,7 +198,11 @@ export class TasksClient {
   readonly #transparent: ClientMiddleware = async (ctx, next) => {
     if (ctx.direction !== 'outbound' || ctx.method !== 'tools/call') return next();
     const result = await next();
-    if (!isObject(result) || result.resultType !== 'task' || (ctx.params !== undefined && this.#own.has(ctx.params))) {
+    if (
+      !isJsonObject(result) ||
+      result.resultType !== 'task' ||
+      (ctx.params !== undefined && this.#own.has(ctx.params))
+    ) {
       return result;
     }
     const info = readTaskInfo(result);
@@ -233,7 +234,7 @@ export class TasksClient {
   }
 
   #onProgress(params: unknown): void {
-    if (!isObject(params)) return;
+    if (!isJsonObject(params)) return;
     const token = params.progressToken;
     const listener = typeof token === 'string' ? this.#progress.get(token) : undefined;
     if (listener === undefined || typeof params.progress !== 'number') return;
