@@ -1,4 +1,5 @@
-// The minimal mcpkit server with zod, as most users write it: one tool whose input is a zod shape, over stdio.
+// The minimal mcpkit server with zod: one tool whose input is a zod shape, over stdio, on `McpToolServer` (the
+// tools-only server: `McpServer` without resources, prompts, completion and the JSON Schema validator).
 import { McpToolServer } from '@mcpkit/server';
 import { StdioServerTransport } from '@mcpkit/transport-stdio';
 import { z } from 'zod';
