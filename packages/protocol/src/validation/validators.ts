@@ -1,6 +1,7 @@
 import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { VALID, type ValidationIssue, type ValidationResult } from './issues.js';
-import { allOf, explainAll, type Validator } from './kit.js';
+import type { Validator } from './kit.js';
+import { allOf, explainAll } from './kit-combinators.js';
 import type { RevisionDefinition, SchemaRevision } from './revision-definition.js';
 import { revision20241105 } from './spec-2024-11-05.js';
 import { revision20250326 } from './spec-2025-03-26.js';
