@@ -21,7 +21,7 @@ import {
 import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
 import { type ClientContext, ClientRequestContext } from './middleware';
-import type { CallOptions, InputHandlers } from './options';
+import type { CallOptions, InputHandlers, ResultSchema } from './options';
 import type { ResponseCache } from './response-cache';
 import type { SessionState } from './session-state';
 
@@ -244,4 +244,21 @@ export class RequestPipeline {
       assertCapability(method, session.version, { server: session.serverCapabilities }, params);
     }
   }
+}
+
+/**
+ * `client.request`'s `resultSchema`: validates `result` with the Standard Schema (zod, valibot, arktype) and returns
+ * its output; a mismatch throws `ERR_INVALID_RESULT` naming the issues.
+ */
+export async function checkResult<R>(method: string, result: unknown, schema: ResultSchema<R>): Promise<R> {
+  let verdict = schema['~standard'].validate(result);
+  if (verdict instanceof Promise) verdict = await verdict;
+  if (verdict.issues !== undefined) {
+    throw new McpClientError(
+      'ERR_INVALID_RESULT',
+      `${method} answered with a result that does not match resultSchema: ${verdict.issues.map((issue) => issue.message).join('; ')}`,
+      { method, result, issues: verdict.issues },
+    );
+  }
+  return verdict.value;
 }
