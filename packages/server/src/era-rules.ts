@@ -18,7 +18,7 @@ import {
   requiredCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
-import type { Era } from './context';
+import type { Era } from './era';
 import type { ServerSession } from './session';
 
 /** A caching hint for cacheable results (2026-07-28). */

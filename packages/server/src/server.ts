@@ -25,6 +25,7 @@ import { installBuiltIns } from './built-ins';
 import { type DispatchContext, ServerRequestContext } from './context';
 import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
 import { checkExtension, type ServerExtension } from './extensions';
+import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
 import { InputRounds } from './input-rounds';
 import type { ListenStream } from './listen-stream';
 import { forMethod, type NamePattern } from './middleware/filters';
@@ -75,9 +76,6 @@ export interface ServerOptions {
   internalErrorMessage?: string;
 }
 
-/** Handles one notification method (an extension's, or one you add with `setNotificationHandler`). */
-export type ServerNotificationHandler = (params: unknown, ctx: ServerNotificationContext) => void | Promise<void>;
-
 /** Options for `Server.handleNotification`. */
 export interface HandleNotificationOptions {
   /** What the transport knows about the notification (auth, HTTP request data). */
@@ -85,9 +83,6 @@ export interface HandleNotificationOptions {
   /** The session it arrived on; leave it out on stateless transports. */
   session?: ServerSession;
 }
-
-/** Handles one request method. `params` is the request's params; return the result (or throw a `JsonRpcError`). */
-export type ServerRequestHandler<P = unknown, R = unknown> = (params: P, ctx: ServerRequestContext) => R | Promise<R>;
 
 type ParamsOf<M extends ClientRequestMethod> = ClientRequests[M]['params'];
 type WireResult<M extends ClientRequestMethod> = ClientRequests[M]['result'] | ClientRequests[M]['interim'];
@@ -643,3 +638,5 @@ export class Server {
     }
   }
 }
+
+export type { ServerNotificationHandler, ServerRequestHandler };
