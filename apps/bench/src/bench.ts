@@ -15,7 +15,7 @@ import { httpRound } from './suites/http';
 import { memoryRound } from './suites/memory';
 import { sizeSuite } from './suites/size';
 import { stdioRound } from './suites/stdio';
-import { wsRound } from './suites/ws';
+import { wsMemoryRound, wsRound } from './suites/ws';
 
 // `pnpm bench -- --quick` hands the script a literal `--` first; flags after it are still ours.
 const { values: options } = parseArgs({
@@ -88,6 +88,7 @@ for (let round = 1; round <= rounds; round++) {
     if (name === 'tmcp') continue; // measured over stdio only (see build.ts)
     if (http) await httpRound(context, name, round);
     if (groups.includes('memory')) await memoryRound(context, name, round);
+    if (groups.includes('memory') && (name === 'mcpkit' || name === 'raw')) await wsMemoryRound(context, name, round);
     if (groups.includes('ws') && (name === 'mcpkit' || name === 'official-v1')) await wsRound(context, name, round);
   }
 }

@@ -63,7 +63,7 @@ export interface Runnables {
   stdio: Record<Implementation, (StdioSetup & { both: boolean })[]>;
   http: Record<NetworkImplementation, { server: string; driver: string }>;
   /** mcpkit's WebSocket server; drivers: mcpkit's client, and the official v1 client (v1 has no WebSocket server). */
-  ws: { server: string; drivers: { mcpkit: string; 'official-v1': string } };
+  ws: { server: string; drivers: { mcpkit: string; 'official-v1': string }; floor: string };
 }
 
 /** Bundles every server and driver (a second or two). */
@@ -77,6 +77,7 @@ export async function buildRunnables(): Promise<Runnables> {
       { in: join(SRC, 'drivers', 'http', `${name}-http-client.ts`), out: `${name}-http-client` },
     ]),
     { in: join(SRC, 'servers', 'ws', 'mcpkit-ws-server.ts'), out: 'mcpkit-ws-server' },
+    { in: join(SRC, 'servers', 'ws', 'raw-ws-server.ts'), out: 'raw-ws-server' },
     { in: join(SRC, 'drivers', 'ws', 'mcpkit-ws-client.ts'), out: 'mcpkit-ws-client' },
     { in: join(SRC, 'drivers', 'ws', 'official-v1-ws-client.ts'), out: 'official-v1-ws-client' },
   ];
@@ -120,6 +121,7 @@ export async function buildRunnables(): Promise<Runnables> {
     ws: {
       server: out('mcpkit-ws-server'),
       drivers: { mcpkit: out('mcpkit-ws-client'), 'official-v1': out('official-v1-ws-client') },
+      floor: out('raw-ws-server'),
     },
   };
 }

@@ -61,7 +61,9 @@ export function summarise(samples: Samples): Record<string, MetricReport> {
       if (floor === undefined) continue;
       for (const name of IMPLEMENTATIONS) {
         const f = figures[name];
-        if (f === undefined || metric.skip?.includes(name)) delete figures[name];
+        const excluded =
+          metric.skip?.includes(name) === true || (metric.only !== undefined && !metric.only.includes(name));
+        if (f === undefined || excluded) delete figures[name];
         else figures[name] = { ...f, median: f.median - floor, min: f.min - floor, max: f.max - floor };
       }
     }

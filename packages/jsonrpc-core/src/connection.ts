@@ -1,5 +1,5 @@
 // One transport's lifetime inside a peer. A module of its own, generic over the peer, so it needs nothing of the peer
-// but the three entry points its owner hands it once (a shared object, not a closure per connection).
+// but the three entry points its owner class hands it once (`Connection.owner`: shared, not a field per connection).
 import type { InboundRequestContext } from './context';
 import type { RunningHandlers } from './in-flight';
 import type { JsonRpcMessage, RequestId } from './messages';
@@ -17,9 +17,10 @@ export interface ConnectionOwnerEntries<P> {
  * the transport's receiver when the transport takes one (`attachReceiver`), so such a connection needs no closures.
  */
 export class Connection<P> implements TransportReceiver, RunningHandlers {
+  /** The owner's entry points, set once by the peer class (jsonrpc-core's `JsonRpcPeer` is the one owner). */
+  static owner: ConnectionOwnerEntries<never>;
   readonly peer: P;
   readonly transport: Transport;
-  readonly #owner: ConnectionOwnerEntries<P>;
   closed = false;
   closing: Promise<void> | undefined = undefined;
   closeEmitted = false;
@@ -28,21 +29,20 @@ export class Connection<P> implements TransportReceiver, RunningHandlers {
   /** The running handlers while two or more run at once; dropped when none is left. */
   running: Map<RequestId, InboundRequestContext> | undefined = undefined;
 
-  constructor(peer: P, transport: Transport, owner: ConnectionOwnerEntries<P>) {
+  constructor(peer: P, transport: Transport) {
     this.peer = peer;
     this.transport = transport;
-    this.#owner = owner;
   }
 
   receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void {
-    this.#owner.receive(this.peer, this, message, info);
+    (Connection.owner as ConnectionOwnerEntries<P>).receive(this.peer, this, message, info);
   }
 
   transportClosed(reason?: Error): void {
-    this.#owner.closed(this.peer, this, reason);
+    (Connection.owner as ConnectionOwnerEntries<P>).closed(this.peer, this, reason);
   }
 
   transportError(error: Error): void {
-    this.#owner.report(this.peer, error);
+    (Connection.owner as ConnectionOwnerEntries<P>).report(this.peer, error);
   }
 }

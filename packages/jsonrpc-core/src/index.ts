@@ -65,7 +65,8 @@ export {
   serializeMessage,
   validateMessage,
 } from './parse';
-export { JsonRpcPeer, type JsonRpcPeerOptions } from './peer';
+export { JsonRpcPeer } from './peer';
+export { type JsonRpcPeerOptions, PeerSettings } from './peer-settings';
 export type { NotifyOptions, RequestOptions } from './request-options';
 export { type NotificationHandler, type RequestHandler, Router } from './router';
 export type { AuthInfo, MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';

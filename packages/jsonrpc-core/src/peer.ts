@@ -30,37 +30,17 @@ import {
 } from './in-flight';
 import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, JsonRpcResponse, RequestId } from './messages';
 import { classifyMessage, KIND_NOTIFICATION, KIND_REQUEST, KIND_RESPONSE } from './parse';
+import { type JsonRpcPeerOptions, PeerSettings } from './peer-settings';
 import type { NotifyOptions, RequestOptions } from './request-options';
-import { type NotificationHandler, type RequestHandler, Router } from './router';
+import type { NotificationHandler, RequestHandler, Router } from './router';
 import type { MessageInfo, Transport } from './transport';
 
-/** Options for `JsonRpcPeer`. */
-export interface JsonRpcPeerOptions {
-  /** The method table; pass one router to many peers to share it. Default: a new `Router`. */
-  router?: Router;
-  /** Idle timeout for requests that set none. Default 60 000 ms; `0` or `Infinity`: none. */
-  defaultTimeoutMs?: number;
-  /** Max-total timeout for requests that set none. Default: none. */
-  maxTotalTimeoutMs?: number;
-  /** Makes request ids (and progress tokens). Default: 1, 2, 3, … Ids must be unique among pending requests. */
-  idGenerator?: () => RequestId;
-  /** The protocol seams: progress tokens and cancellation. */
-  hooks?: PeerHooks;
-  /** Initial `onerror`. */
-  onError?: (error: Error) => void;
-  /** Initial `onclose`. */
-  onClose?: () => void;
-}
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 // setTimeout overflows above 2^31-1 ms (about 24.8 days) and fires at once; clamp instead.
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
 type Connection = PeerConnection<JsonRpcPeer>;
-// The peer's private entry points for its connections (assigned in JsonRpcPeer's static block).
-let connectionEntries: ConnectionOwnerEntries<JsonRpcPeer>;
 
 /**
  * Turns one transport into a JSON-RPC peer: sends requests and correlates their responses (with timeouts, abort
@@ -81,10 +61,6 @@ let connectionEntries: ConnectionOwnerEntries<JsonRpcPeer>;
  * await client.close();
  */
 export class JsonRpcPeer implements ContextPeer {
-  /** The method table this peer answers from (possibly shared with other peers). */
-  readonly router: Router;
-  /** The protocol seams in use. */
-  readonly hooks: PeerHooks;
   /** Called with problems that have no caller to reject: unanswerable input, late responses, failed writes. */
   onerror: ((error: Error) => void) | undefined;
   /** Called once each time the connection closes (locally or by the transport). */
@@ -92,29 +68,33 @@ export class JsonRpcPeer implements ContextPeer {
 
   // Idle sessions are many (one per HTTP client), so a peer allocates nothing it does not use yet: the pending map
   // on the first request sent, no closures of its own.
-  readonly #defaultTimeoutMs: number;
-  readonly #maxTotalTimeoutMs: number;
-  readonly #idGenerator: (() => RequestId) | undefined;
+  readonly #settings: PeerSettings;
   #lastId = 0;
   #pending: Map<RequestId, PendingRequest> | undefined = undefined;
   #connection: Connection | undefined = undefined;
 
   static {
-    connectionEntries = {
+    PeerConnection.owner = {
       receive: (peer, connection, message, info) => peer.#receive(connection, message, info),
       closed: (peer, connection, reason) => peer.#handleTransportClose(connection, reason),
       report: (peer, error) => peer.#report(error),
-    };
+    } satisfies ConnectionOwnerEntries<JsonRpcPeer> as ConnectionOwnerEntries<never>;
   }
 
   constructor(options: JsonRpcPeerOptions = {}) {
-    this.router = options.router ?? new Router();
-    this.hooks = options.hooks ?? {};
+    this.#settings = options.settings ?? new PeerSettings(options);
     this.onerror = options.onError;
     this.onclose = options.onClose;
-    this.#defaultTimeoutMs = timeoutValue(options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'defaultTimeoutMs');
-    this.#maxTotalTimeoutMs = timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
-    this.#idGenerator = options.idGenerator;
+  }
+
+  /** The method table this peer answers from (possibly shared with other peers). */
+  get router(): Router {
+    return this.#settings.router;
+  }
+
+  /** The protocol seams in use. */
+  get hooks(): PeerHooks {
+    return this.#settings.hooks;
   }
 
   /** The current transport (also after it closed, until the next `connect`). */
@@ -149,7 +129,7 @@ export class JsonRpcPeer implements ContextPeer {
     if (current !== undefined && !current.closed) {
       throw new Error('JsonRpcPeer.connect: this peer is already connected; close() it before connecting again');
     }
-    const connection = new PeerConnection<JsonRpcPeer>(this, transport, connectionEntries);
+    const connection = new PeerConnection<JsonRpcPeer>(this, transport);
     this.#connection = connection;
     if (typeof transport.attachReceiver === 'function') {
       transport.attachReceiver(connection);
@@ -257,17 +237,18 @@ export class JsonRpcPeer implements ContextPeer {
         }),
       );
     }
+    const settings = this.#settings;
     let request: JsonRpcRequest;
     let timeoutMs: number;
     let maxTotalMs: number;
     try {
       timeoutMs =
-        options.timeoutMs === undefined ? this.#defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
+        options.timeoutMs === undefined ? settings.defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
       maxTotalMs =
         options.maxTotalTimeoutMs === undefined
-          ? this.#maxTotalTimeoutMs
+          ? settings.maxTotalTimeoutMs
           : timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
-      const id = this.#idGenerator === undefined ? ++this.#lastId : this.#idGenerator();
+      const id = settings.idGenerator === undefined ? ++this.#lastId : settings.idGenerator();
       if (this.#pending?.has(id)) {
         throw new Error(`JsonRpcPeer: idGenerator returned ${describeId(id)}, which a pending request already uses`);
       }

@@ -8,6 +8,7 @@ import {
   type JsonRpcResponse,
   type MessageInfo,
   MiddlewareChain,
+  PeerSettings,
   Router,
   type Transport,
 } from '@mcpkit/jsonrpc-core';
@@ -18,6 +19,7 @@ import {
   hasCapability,
   type Implementation,
   MetaKeys,
+  mcpPeerHooks,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
 import { installBuiltIns } from './built-ins';
@@ -139,6 +141,7 @@ export class Server {
   readonly #sessions = new Set<ServerSession>();
   readonly #streams = new Set<ListenStream>();
   readonly #rules: EraRules;
+  readonly #peerSettings = new Map<number | undefined, PeerSettings>();
   /** Each era's behaviour (reading a request, running it, telling its listeners about changes): see `eras/`. */
   readonly #legacy: EraStrategy;
   readonly #modern: EraStrategy;
@@ -521,6 +524,16 @@ export class Server {
   /** Ends every open listen stream gracefully (each listen request gets its result). */
   closeSubscriptions(): void {
     for (const stream of [...this.#streams]) stream.end();
+  }
+
+  /** @internal The peer settings every session with this request timeout shares (see `SessionHost`). */
+  peerSettings(requestTimeoutMs: number | undefined): PeerSettings {
+    let settings = this.#peerSettings.get(requestTimeoutMs);
+    if (settings === undefined) {
+      settings = new PeerSettings({ router: this.router, hooks: mcpPeerHooks, defaultTimeoutMs: requestTimeoutMs });
+      this.#peerSettings.set(requestTimeoutMs, settings);
+    }
+    return settings;
   }
 
   /** @internal Called by a session once its connection closed. */

@@ -4,18 +4,13 @@ import {
   type Middleware,
   type MiddlewareChain,
   type NotifyOptions,
+  type PeerSettings,
   type RequestId,
   type RequestOptions,
   type Router,
 } from '@mcpkit/jsonrpc-core';
 import type { CapabilityPath } from '@mcpkit/protocol';
-import {
-  type ClientCapabilities,
-  type Implementation,
-  isLevelEnabled,
-  type LoggingLevel,
-  mcpPeerHooks,
-} from '@mcpkit/protocol';
+import { type ClientCapabilities, type Implementation, isLevelEnabled, type LoggingLevel } from '@mcpkit/protocol';
 import type { Era } from './era';
 
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
@@ -53,6 +48,11 @@ export type OutboundHook = Middleware<OutboundMessage, unknown>;
 export interface SessionHost {
   readonly router: Router;
   onerror: ((error: Error) => void) | undefined;
+  /**
+   * The peer settings of a session with this request timeout (router, MCP hooks, timeouts), shared by every session
+   * that asks for the same, so an idle session holds one reference for them.
+   */
+  peerSettings(requestTimeoutMs: number | undefined): PeerSettings;
   readonly outboundHooks: MiddlewareChain<OutboundMessage, unknown> | undefined;
   declares(path: CapabilityPath): boolean;
   /** @internal Called by a session once its connection closed. */
@@ -105,9 +105,7 @@ export class ServerSession extends JsonRpcPeer {
   /** @internal Use `server.connect(transport)`. */
   constructor(server: SessionHost, options: ConnectOptions = {}) {
     super({
-      router: server.router,
-      hooks: mcpPeerHooks,
-      defaultTimeoutMs: options.requestTimeoutMs,
+      settings: server.peerSettings(options.requestTimeoutMs),
       onError: server.onerror === undefined ? undefined : reportToServer,
     });
     this.server = server;

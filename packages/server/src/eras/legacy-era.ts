@@ -7,11 +7,14 @@ import type { InitializeResult } from '@mcpkit/protocol';
 import { type DispatchContext, ServerRequestContext } from '../context';
 import type { ServerSession } from '../session';
 import type { EraHost, EraStrategy } from './era-host';
+import { JsonInterner } from './interned';
 
 /** The legacy era's strategy. */
 export class LegacyEra implements EraStrategy {
   readonly era = 'legacy' as const;
   readonly #host: EraHost;
+  /** What sessions declared in `initialize`, shared between the sessions that declared the same. */
+  readonly #interned = new JsonInterner();
 
   constructor(host: EraHost) {
     this.#host = host;
@@ -97,8 +100,10 @@ export class LegacyEra implements EraStrategy {
     if (session !== undefined) {
       session.era = 'legacy';
       session.protocolVersion = version;
-      session.clientCapabilities = params!.capabilities as never;
-      session.clientInfo = isJsonObject(params!.clientInfo) ? (params!.clientInfo as never) : undefined;
+      session.clientCapabilities = this.#interned.intern(params!.capabilities as never);
+      session.clientInfo = isJsonObject(params!.clientInfo)
+        ? this.#interned.intern(params!.clientInfo as never)
+        : undefined;
     }
     const result: InitializeResult = {
       protocolVersion: version,
