@@ -12,8 +12,6 @@ import {
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest, RequestId } from './messages';
 import type { Transport, TransportSendOptions } from './transport';
 
-type Timer = ReturnType<typeof setTimeout>;
-
 /** The handlers running on one connection: one in a field while requests come one at a time, a map beyond. */
 export interface RunningHandlers {
   /** The running handler while only one runs (sequential clients): no map for it. */
@@ -76,9 +74,14 @@ export interface PendingRequest {
   readonly reject: (reason: unknown) => void;
   readonly onProgress: ((progress: unknown) => void) | undefined;
   readonly resetOnProgress: boolean;
+  /** The idle timeout (0: none), for the error message. */
   readonly timeoutMs: number;
-  idleTimer: Timer | undefined;
-  totalTimer: Timer | undefined;
+  /** The max-total timeout (0: none), for the error message. */
+  readonly maxTotalMs: number;
+  /** When the idle timeout expires (`now()` time; Infinity: never); moved on by progress. */
+  idleDeadline: number;
+  /** When the max-total timeout expires (Infinity: never). */
+  readonly totalDeadline: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /**
@@ -117,12 +120,8 @@ export function describeId(id: RequestId): string {
   return typeof id === 'string' ? JSON.stringify(id) : String(id);
 }
 
-/** Clears a settled request's timers and abort listener. */
+/** Removes a settled request's abort listener. */
 export function releasePending(entry: PendingRequest): void {
-  if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);
-  if (entry.totalTimer !== undefined) clearTimeout(entry.totalTimer);
-  entry.idleTimer = undefined;
-  entry.totalTimer = undefined;
   if (entry.onAbort !== undefined) {
     entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.onAbort = undefined;

@@ -6,6 +6,7 @@ import {
   type NotificationContext,
   type RequestContext,
 } from './context';
+import { Deadlines, now } from './deadlines';
 import { ConnectionClosedError, InvalidMessageError, JsonRpcError, RequestAbortedError } from './errors';
 import type { PeerHooks } from './hooks';
 import {
@@ -35,8 +36,6 @@ import type { NotifyOptions, RequestOptions } from './request-options';
 import type { NotificationHandler, RequestHandler, Router } from './router';
 import type { MessageInfo, Transport } from './transport';
 
-// setTimeout overflows above 2^31-1 ms (about 24.8 days) and fires at once; clamp instead.
-const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
@@ -72,6 +71,8 @@ export class JsonRpcPeer implements ContextPeer {
   #lastId = 0;
   #pending: Map<RequestId, PendingRequest> | undefined = undefined;
   #connection: Connection | undefined = undefined;
+  /** One timer for the deadlines of every request in flight (created on the first request with a timeout). */
+  #timer: Deadlines | undefined = undefined;
 
   static {
     PeerConnection.owner = {
@@ -266,6 +267,7 @@ export class JsonRpcPeer implements ContextPeer {
       return Promise.reject(error);
     }
 
+    const sentAt = timeoutMs > 0 || maxTotalMs > 0 ? now() : 0;
     return new Promise<unknown>((resolve, reject) => {
       const entry: PendingRequest = {
         request,
@@ -275,8 +277,9 @@ export class JsonRpcPeer implements ContextPeer {
         onProgress: options.onProgress,
         resetOnProgress: options.resetTimeoutOnProgress !== false,
         timeoutMs,
-        idleTimer: undefined,
-        totalTimer: undefined,
+        maxTotalMs,
+        idleDeadline: timeoutMs > 0 ? sentAt + timeoutMs : Number.POSITIVE_INFINITY,
+        totalDeadline: maxTotalMs > 0 ? sentAt + maxTotalMs : Number.POSITIVE_INFINITY,
         signal: undefined,
         onAbort: undefined,
         cancel: connection.transport.cancelsBySignal?.(request) === true ? new AbortController() : undefined,
@@ -292,13 +295,8 @@ export class JsonRpcPeer implements ContextPeer {
           return;
         }
       }
-      if (timeoutMs > 0) this.#armIdleTimer(entry);
-      if (maxTotalMs > 0) {
-        entry.totalTimer = setTimeout(
-          () => this.#timeOut(entry, maxTotalMs, true),
-          Math.min(maxTotalMs, MAX_TIMER_DELAY_MS),
-        );
-      }
+      const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
+      if (deadline !== Number.POSITIVE_INFINITY) this.#deadlines.arm(deadline);
       if (signal !== undefined) {
         const onAbort = () => this.#abortPending(entry, signal.reason);
         entry.signal = signal;
@@ -335,19 +333,38 @@ export class JsonRpcPeer implements ContextPeer {
     }
   }
 
-  #armIdleTimer(entry: PendingRequest): void {
-    const timeoutMs = entry.timeoutMs;
-    entry.idleTimer = setTimeout(() => this.#timeOut(entry, timeoutMs, false), Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
-  }
-
-  /** Removes a pending request and its timers and listener. False when it was already settled. */
+  /** Removes a pending request and its abort listener. False when it was already settled. */
   #forget(entry: PendingRequest): boolean {
     const id = entry.request.id;
     const pending = this.#pending;
     if (pending?.get(id) !== entry) return false;
     pending.delete(id);
+    if (pending.size === 0) this.#timer?.idle();
     releasePending(entry);
     return true;
+  }
+
+  get #deadlines(): Deadlines {
+    if (this.#timer === undefined) this.#timer = new Deadlines((time) => this.#expire(time));
+    return this.#timer;
+  }
+
+  /** The deadline timer fired: time out what is due, and arm it for the next deadline. */
+  #expire(time: number): void {
+    const pending = this.#pending;
+    if (pending === undefined || pending.size === 0) return;
+    let next = Number.POSITIVE_INFINITY;
+    let due: PendingRequest[] | undefined;
+    for (const entry of pending.values()) {
+      const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
+      if (deadline <= time) (due ??= []).push(entry);
+      else if (deadline < next) next = deadline;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#deadlines.arm(next);
+    for (const entry of due ?? []) {
+      const total = entry.totalDeadline <= time;
+      this.#timeOut(entry, total ? entry.maxTotalMs : entry.timeoutMs, total);
+    }
   }
 
   #failPending(entry: PendingRequest, error: unknown): void {
@@ -445,10 +462,8 @@ export class JsonRpcPeer implements ContextPeer {
       const update = hooks.readProgress(method, params);
       const entry = update === undefined ? undefined : pending.get(update.token);
       if (entry?.onProgress !== undefined) {
-        if (entry.resetOnProgress && entry.idleTimer !== undefined) {
-          clearTimeout(entry.idleTimer);
-          this.#armIdleTimer(entry);
-        }
+        // The deadline moves later; the timer, armed for an earlier one, finds it not due and re-arms.
+        if (entry.resetOnProgress && entry.timeoutMs > 0) entry.idleDeadline = now() + entry.timeoutMs;
         try {
           entry.onProgress(update!.progress);
         } catch (error) {
@@ -517,6 +532,7 @@ export class JsonRpcPeer implements ContextPeer {
     if (this.#pending !== undefined && this.#pending.size > 0) {
       const pending = [...this.#pending.values()];
       this.#pending.clear();
+      this.#timer?.stop();
       for (const entry of pending) {
         releasePending(entry);
         entry.reject(closedWhilePendingError(entry, reason));
