@@ -3,6 +3,7 @@
 // Standard Schemas (zod, valibot, arktype) does not bundle the validator (about 25 KiB minified).
 import { type Schema as CfSchema, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import { findJsonSchemaProblem } from './json-schema-check';
+import { fastCheck } from './json-schema-fast';
 import {
   type CompiledSchema,
   compileSchemaWith,
@@ -66,9 +67,12 @@ export const jsonSchemaCompiler: JsonSchemaCompiler = (schema: JsonSchema): Comp
   const copy = structuredClone(schema) as CfSchema;
   const validator = new Validator(copy, draft, true);
   assertNoExternalRefs((validator as unknown as { lookup: Record<string, unknown> }).lookup);
+  // Simple schemas accept valid values without cfworker (see json-schema-fast.ts); refusals always go through it.
+  const accepts = fastCheck(schema);
   return {
     jsonSchema: schema as Record<string, unknown>,
     validate(value) {
+      if (accepts?.(value) === true) return { ok: true, value };
       const result = validator.validate(value);
       if (result.valid) return { ok: true, value };
       const issues: SchemaIssue[] = [];
