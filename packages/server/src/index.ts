@@ -58,6 +58,7 @@ export {
   type ServerOptions,
   type ServerRequestHandler,
 } from './server';
+export { serverOf } from './server-of';
 export { type ConnectOptions, ServerSession } from './session';
 export { ToolResultError } from './tool-result-check';
 export { McpToolServer, type McpToolServerOptions } from './tool-server';

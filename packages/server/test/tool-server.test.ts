@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jsonSchemaCompiler, McpServer, McpToolServer, SchemaError } from '../src/index';
+import { jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
 import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
 
 let harness: Harness | undefined;
@@ -78,5 +78,14 @@ describe('McpToolServer: the lean, tools-only server', () => {
         }),
       ),
     ).not.toThrow();
+  });
+
+  it('serverOf finds the low-level Server of either class, or takes a Server as it is', () => {
+    const lean = new McpToolServer({ name: 'lean', version: '1' });
+    const full = new McpServer({ name: 'full', version: '1' });
+    const low = new Server({ name: 'low', version: '1' });
+    expect(serverOf(lean)).toBe(lean.server);
+    expect(serverOf(full)).toBe(full.server);
+    expect(serverOf(low)).toBe(low);
   });
 });
