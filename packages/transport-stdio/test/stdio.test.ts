@@ -184,6 +184,19 @@ describe('StreamTransport writes', () => {
   });
 });
 
+describe('StreamTransport writes, then the stream ends', () => {
+  it('delivers what was sent in the turn the output is ended in (corked writes are not lost)', async () => {
+    const stdout = new PassThrough();
+    const received = collect(stdout);
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', id: 1, result: { last: true } });
+    stdout.end();
+    await new Promise((resolve) => stdout.once('end', resolve).resume());
+    expect(received()).toEqual([{ jsonrpc: '2.0', id: 1, result: { last: true } }]);
+  });
+});
+
 describe('redirectConsoleToStderr', () => {
   it('keeps every console method off stdout', async () => {
     const { execFile } = await import('node:child_process');
