@@ -9,13 +9,13 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { APP_DIR, buildRunnables, IMPLEMENTATIONS, type Implementation } from './build';
 import { groupsFor, HTTP_LEVELS, WS_IN_FLIGHT } from './metrics';
-import { markdownTable, type Samples, summarise, targetsTable } from './report';
+import { goalsTable, markdownTable, type Samples, summarise, targetsTable } from './report';
 import type { Counts, Failure, SuiteContext } from './suites/context';
 import { httpRound } from './suites/http';
 import { memoryRound } from './suites/memory';
 import { sizeSuite } from './suites/size';
 import { stdioRound } from './suites/stdio';
-import { wsRound } from './suites/ws';
+import { wsMemoryRound, wsRound } from './suites/ws';
 
 // `pnpm bench -- --quick` hands the script a literal `--` first; flags after it are still ours.
 const { values: options } = parseArgs({
@@ -85,8 +85,10 @@ for (let round = 1; round <= rounds; round++) {
   );
   for (const name of order) {
     if (stdio) await stdioRound(context, name, round);
+    if (name === 'tmcp') continue; // measured over stdio only (see build.ts)
     if (http) await httpRound(context, name, round);
     if (groups.includes('memory')) await memoryRound(context, name, round);
+    if (groups.includes('memory') && (name === 'mcpkit' || name === 'raw')) await wsMemoryRound(context, name, round);
     if (groups.includes('ws') && (name === 'mcpkit' || name === 'official-v1')) await wsRound(context, name, round);
   }
 }
@@ -124,6 +126,9 @@ const results = {
     '@modelcontextprotocol/server': versionOf('@modelcontextprotocol/server'),
     '@modelcontextprotocol/client': versionOf('@modelcontextprotocol/client'),
     '@modelcontextprotocol/sdk': versionOf('@modelcontextprotocol/sdk', '/server/mcp.js'),
+    tmcp: versionOf('tmcp'),
+    '@tmcp/adapter-zod': versionOf('@tmcp/adapter-zod'),
+    '@tmcp/transport-stdio': versionOf('@tmcp/transport-stdio'),
   },
   config: {
     ...counts,
@@ -142,7 +147,7 @@ const results = {
 const out = options.out ?? join(APP_DIR, 'results', quick ? 'quick.tmp.json' : 'latest.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-process.stdout.write(`\n${markdownTable(metrics)}\n\n${targetsTable(metrics)}\n\n`);
+process.stdout.write(`\n${markdownTable(metrics)}\n\n${targetsTable(metrics)}\n\n${goalsTable(metrics)}\n\n`);
 for (const failure of failures) {
   process.stdout.write(
     `failed: ${failure.metric} ${failure.implementation} round ${failure.round}: ${failure.error}\n`,

@@ -13,10 +13,13 @@ interface Lock {
 }
 
 /** The roots a user installs for a stdio server, per implementation (the floor installs nothing). */
-export const SERVER_INSTALLS: Record<'mcpkit' | 'official-v2' | 'official-v1', string[]> = {
+export const SERVER_INSTALLS: Record<'mcpkit' | 'official-v2' | 'official-v1' | 'tmcp', string[]> = {
   mcpkit: ['@mcpkit/server', '@mcpkit/transport-stdio'],
   'official-v2': ['@modelcontextprotocol/server'],
   'official-v1': ['@modelcontextprotocol/sdk'],
+  // tmcp needs a schema adapter to take any input; zod's is the one its README starts with (zod itself not counted,
+  // as for the others).
+  tmcp: ['tmcp', '@tmcp/transport-stdio', '@tmcp/adapter-zod'],
 };
 
 const WORKSPACE_DIRS: Record<string, string> = {
@@ -108,5 +111,6 @@ export function serverInstallCounts(repoRoot: string): Record<keyof typeof SERVE
     mcpkit: installClosure(lock, SERVER_INSTALLS.mcpkit).size,
     'official-v2': installClosure(lock, SERVER_INSTALLS['official-v2']).size,
     'official-v1': installClosure(lock, SERVER_INSTALLS['official-v1']).size,
+    tmcp: installClosure(lock, SERVER_INSTALLS.tmcp).size,
   };
 }

@@ -60,6 +60,64 @@ export interface MetricDef {
   skip?: Implementation[];
   /** Only these implementations have a figure (WebSocket: mcpkit only). */
   only?: Implementation[];
+  /** Issue 14's target for this metric (see `Goal`). */
+  goal?: Goal;
+  /** A figure derived from another metric: each implementation's median minus the floor's (cold start, node boot). */
+  minusFloorOf?: string;
+}
+
+/**
+ * Issue 14's targets: mcpkit ÷ the floor (`raw`) or ÷ official v2, same run, `≥ value` (higher is better) or
+ * `≤ value`; or mcpkit's own figure against an absolute bound (`bound`, in the metric's unit).
+ */
+export interface Goal {
+  vs: 'raw' | 'official-v2' | 'bound';
+  value: number;
+}
+
+const KIB = 1024;
+
+/** The stdio metrics whose zod-style twin (`<id>-zod`, zod schemas on both sides) the bench also measures. */
+const ZOD_TWINS = new Set([
+  'stdio-seq-calls-per-s',
+  'stdio-seq-p50-us',
+  'stdio-seq-p99-us',
+  'stdio-seq-server-cpu-us',
+  'stdio-seq-client-cpu-us',
+  'stdio-pipelined-calls-per-s',
+  'cold-start-ms',
+  'cold-start-net-ms',
+]);
+
+/** What tmcp has a figure for: its zod setup over stdio (tmcp has no client and takes schemas through adapters). */
+function tmcpMeasured(id: string): boolean {
+  return id.endsWith('-zod') || id === 'install-server-packages';
+}
+
+/**
+ * Each metric in ZOD_TWINS followed by its zod twin (same targets; no issue 7 target, which was set in JSON), and
+ * tmcp skipped wherever it has no figure.
+ */
+function withZodTwins(metrics: MetricDef[]): MetricDef[] {
+  return metrics
+    .flatMap(twins)
+    .map((metric) =>
+      tmcpMeasured(metric.id) || metric.only !== undefined
+        ? metric
+        : { ...metric, skip: [...(metric.skip ?? []), 'tmcp' as const] },
+    );
+}
+
+function twins(metric: MetricDef): MetricDef[] {
+  if (!ZOD_TWINS.has(metric.id)) return [metric];
+  const { target: _issue7, ...rest } = metric;
+  const twin: MetricDef = {
+    ...rest,
+    id: `${metric.id}-zod`,
+    title: `${metric.title} (zod)`,
+    ...(metric.minusFloorOf ? { minusFloorOf: `${metric.minusFloorOf}-zod` } : {}),
+  };
+  return [{ ...metric, title: `${metric.title} (JSON Schema)` }, twin];
 }
 
 function httpMetrics(): MetricDef[] {
@@ -151,7 +209,7 @@ function wsMetrics(): MetricDef[] {
   ];
 }
 
-export const METRICS: MetricDef[] = [
+export const METRICS: MetricDef[] = withZodTwins([
   {
     id: 'stdio-seq-calls-per-s',
     issueMetric: 1,
@@ -160,6 +218,7 @@ export const METRICS: MetricDef[] = [
     unit: 'calls/s',
     better: 'higher',
     target: 2.5,
+    goal: { vs: 'raw', value: 0.75 },
   },
   {
     id: 'stdio-seq-p50-us',
@@ -185,6 +244,7 @@ export const METRICS: MetricDef[] = [
     unit: 'µs',
     better: 'lower',
     target: 0.4,
+    goal: { vs: 'raw', value: 1.5 },
   },
   {
     id: 'stdio-seq-client-cpu-us',
@@ -194,6 +254,7 @@ export const METRICS: MetricDef[] = [
     unit: 'µs',
     better: 'lower',
     target: 0.4,
+    goal: { vs: 'raw', value: 1.5 },
   },
   {
     id: 'stdio-pipelined-calls-per-s',
@@ -203,6 +264,7 @@ export const METRICS: MetricDef[] = [
     unit: 'calls/s',
     better: 'higher',
     target: 3,
+    goal: { vs: 'raw', value: 0.6 },
   },
   {
     id: 'cold-start-ms',
@@ -212,6 +274,17 @@ export const METRICS: MetricDef[] = [
     unit: 'ms',
     better: 'lower',
     target: 0.6,
+  },
+  {
+    id: 'cold-start-net-ms',
+    issueMetric: 5,
+    group: 'cold-start',
+    title: 'cold start, node boot subtracted (minus the floor)',
+    unit: 'ms',
+    better: 'lower',
+    minusFloorOf: 'cold-start-ms',
+    skip: ['raw'],
+    goal: { vs: 'official-v2', value: 0.5 },
   },
   {
     id: 'size-server-raw-bytes',
@@ -232,6 +305,25 @@ export const METRICS: MetricDef[] = [
     target: 0.2,
   },
   {
+    id: 'size-server-raw-bytes-zod',
+    issueMetric: 6,
+    group: 'size',
+    title: 'minimal server bundle with zod (mcpkit: McpToolServer)',
+    unit: 'bytes',
+    better: 'lower',
+    skip: ['raw'],
+  },
+  {
+    id: 'size-server-nonzod-bytes-zod',
+    issueMetric: 6,
+    group: 'size',
+    title: 'minimal server bundle with zod, non-zod bytes',
+    unit: 'bytes',
+    better: 'lower',
+    skip: ['raw'],
+    goal: { vs: 'bound', value: 60 * KIB },
+  },
+  {
     id: 'size-client-raw-bytes',
     issueMetric: 6,
     group: 'size',
@@ -239,6 +331,7 @@ export const METRICS: MetricDef[] = [
     unit: 'bytes',
     better: 'lower',
     skip: ['raw'],
+    goal: { vs: 'bound', value: 60 * KIB },
   },
   {
     id: 'size-client-gzip-bytes',
@@ -279,10 +372,31 @@ export const METRICS: MetricDef[] = [
     id: 'memory-idle-session-heap-bytes',
     issueMetric: 4,
     group: 'memory',
-    title: 'heap per idle HTTP session (after GC)',
+    title: 'heap per idle HTTP session (legacy, stateful SSE; after GC)',
     unit: 'bytes',
     better: 'lower',
     target: 0.1,
+    goal: { vs: 'bound', value: 1 * KIB },
+  },
+  {
+    id: 'memory-idle-ws-connection-heap-bytes',
+    issueMetric: 4,
+    group: 'memory',
+    title: 'heap per idle WebSocket connection (after GC; floor: a bare ws server)',
+    unit: 'bytes',
+    better: 'lower',
+    only: ['mcpkit', 'raw'],
+  },
+  {
+    id: 'memory-idle-ws-ours-bytes',
+    issueMetric: 4,
+    group: 'memory',
+    title: 'heap per idle WebSocket connection, our own objects (mcpkit minus the floor)',
+    unit: 'bytes',
+    better: 'lower',
+    minusFloorOf: 'memory-idle-ws-connection-heap-bytes',
+    only: ['mcpkit'],
+    goal: { vs: 'bound', value: 4 * KIB },
   },
   {
     id: 'memory-idle-session-rss-bytes',
@@ -294,7 +408,7 @@ export const METRICS: MetricDef[] = [
   },
   ...httpMetrics(),
   ...wsMetrics(),
-];
+]);
 
 /** `--only` accepts group names or issue 7's metric numbers, comma-separated (`--only 3,4`, `--only ws`). */
 export function groupsFor(only: string | undefined): MetricGroup[] {

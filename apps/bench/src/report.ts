@@ -1,7 +1,7 @@
 // Turns samples into the figures of results/*.json (median, min, max; mcpkit's ratio to each peer) and the printed
 // table.
 import { IMPLEMENTATIONS, type Implementation } from './build';
-import { METRICS, type MetricDef } from './metrics';
+import { type Goal, METRICS, type MetricDef } from './metrics';
 
 /** metric id → implementation → one sample per round (one in total for sizes). */
 export type Samples = Map<string, Map<Implementation, number[]>>;
@@ -23,6 +23,8 @@ export interface MetricReport {
   ratios: Partial<Record<Exclude<Implementation, 'mcpkit'>, number>>;
   /** Issue 7's target: mcpkit ÷ official-v2 `≥ ratio` (better: higher) or `≤ ratio` (better: lower). */
   target?: { peer: 'official-v2'; ratio: number; holds: boolean };
+  /** Issue 14's target: what was measured against it (a ratio, or mcpkit's figure for a bound) and whether it holds. */
+  goal?: Goal & { measured: number; holds: boolean };
 }
 
 export function addSample(samples: Samples, metric: string, implementation: Implementation, value: number): void {
@@ -46,16 +48,28 @@ function figure(values: number[]): Figure {
 export function summarise(samples: Samples): Record<string, MetricReport> {
   const out: Record<string, MetricReport> = {};
   for (const metric of METRICS) {
-    const byImpl = samples.get(metric.id);
+    const byImpl = samples.get(metric.minusFloorOf ?? metric.id);
     if (byImpl === undefined) continue;
     const figures: MetricReport['figures'] = {};
     for (const name of IMPLEMENTATIONS) {
       const values = byImpl.get(name);
       if (values !== undefined && values.length > 0) figures[name] = figure(values);
     }
+    if (metric.minusFloorOf !== undefined) {
+      // Each figure less the floor's median (what the floor pays, node's own boot, is nobody's cost).
+      const floor = figures.raw?.median;
+      if (floor === undefined) continue;
+      for (const name of IMPLEMENTATIONS) {
+        const f = figures[name];
+        const excluded =
+          metric.skip?.includes(name) === true || (metric.only !== undefined && !metric.only.includes(name));
+        if (f === undefined || excluded) delete figures[name];
+        else figures[name] = { ...f, median: f.median - floor, min: f.min - floor, max: f.max - floor };
+      }
+    }
     const ours = figures.mcpkit?.median;
     const ratios: MetricReport['ratios'] = {};
-    for (const peer of ['official-v2', 'official-v1', 'raw'] as const) {
+    for (const peer of ['official-v2', 'official-v1', 'tmcp', 'raw'] as const) {
       const theirs = figures[peer]?.median;
       if (ours !== undefined && theirs !== undefined && theirs !== 0) ratios[peer] = ours / theirs;
     }
@@ -71,6 +85,12 @@ export function summarise(samples: Samples): Record<string, MetricReport> {
     if (metric.target !== undefined && vsV2 !== undefined) {
       const holds = metric.better === 'higher' ? vsV2 >= metric.target : vsV2 <= metric.target;
       report.target = { peer: 'official-v2', ratio: metric.target, holds };
+    }
+    const goal = metric.goal;
+    const measured = goal === undefined ? undefined : goal.vs === 'bound' ? ours : ratios[goal.vs];
+    if (goal !== undefined && measured !== undefined) {
+      const holds = metric.better === 'higher' ? measured >= goal.value : measured <= goal.value;
+      report.goal = { ...goal, measured, holds };
     }
     out[metric.id] = report;
   }
@@ -98,15 +118,47 @@ function targetText(metric: MetricDef, report: MetricReport): string {
 /** Rows of the ratio table, as Markdown (the README takes it as is; the console prints it too). */
 export function markdownTable(reports: Record<string, MetricReport>): string {
   const header =
-    '| Metric | unit | mcpkit | official v2 | official v1 | raw floor | mcpkit ÷ v2 | mcpkit ÷ v1 | mcpkit ÷ raw | target vs v2 |';
-  const rule = '|---|---|---|---|---|---|---|---|---|---|';
+    '| Metric | unit | mcpkit | official v2 | official v1 | tmcp | raw floor | mcpkit ÷ v2 | mcpkit ÷ v1 | mcpkit ÷ tmcp | mcpkit ÷ raw | target vs v2 |';
+  const rule = '|---|---|---|---|---|---|---|---|---|---|---|---|';
   const rows = METRICS.filter((metric) => reports[metric.id] !== undefined).map((metric) => {
     const report = reports[metric.id] as MetricReport;
     const f = report.figures;
     const ratio = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(2)}×`);
-    return `| ${metric.issueMetric}. ${metric.title} | ${metric.unit} | ${cell(f.mcpkit, metric.unit)} | ${cell(f['official-v2'], metric.unit)} | ${cell(f['official-v1'], metric.unit)} | ${cell(f.raw, metric.unit)} | ${ratio(report.ratios['official-v2'])} | ${ratio(report.ratios['official-v1'])} | ${ratio(report.ratios.raw)} | ${targetText(metric, report)} |`;
+    const u = metric.unit;
+    return `| ${metric.issueMetric}. ${metric.title} | ${u} | ${cell(f.mcpkit, u)} | ${cell(f['official-v2'], u)} | ${cell(f['official-v1'], u)} | ${cell(f.tmcp, u)} | ${cell(f.raw, u)} | ${ratio(report.ratios['official-v2'])} | ${ratio(report.ratios['official-v1'])} | ${ratio(report.ratios.tmcp)} | ${ratio(report.ratios.raw)} | ${targetText(metric, report)} |`;
   });
   return [header, rule, ...rows].join('\n');
+}
+
+const GOAL_PEER: Record<Goal['vs'], string> = { raw: 'floor', 'official-v2': 'official v2', bound: '' };
+
+/**
+ * Issue 14's targets as Markdown: mcpkit ÷ the floor or ÷ official v2 (same run), or mcpkit's figure against a bound,
+ * with the verdict; then WebSocket pipelined against stdio pipelined (mcpkit's own two figures).
+ */
+export function goalsTable(reports: Record<string, MetricReport>): string {
+  const rows = METRICS.filter((metric) => metric.goal !== undefined).map((metric) => {
+    const goal = metric.goal as Goal;
+    const report = reports[metric.id];
+    const sign = metric.better === 'higher' ? '≥' : '≤';
+    const wanted =
+      goal.vs === 'bound'
+        ? `${sign} ${number(goal.value, metric.unit)}`
+        : `${sign} ${goal.value}× ${GOAL_PEER[goal.vs]}`;
+    if (report?.goal === undefined) return `| ${metric.title} | ${wanted} | — | not measured |`;
+    const { measured, holds } = report.goal;
+    const shown = goal.vs === 'bound' ? number(measured, metric.unit) : `${measured.toFixed(2)}×`;
+    return `| ${metric.title} | ${wanted} | ${shown} | ${holds ? 'holds' : 'MISSED'} |`;
+  });
+  const ws = reports['ws-pipelined-calls-per-s']?.figures.mcpkit?.median;
+  const stdio = reports['stdio-pipelined-calls-per-s']?.figures.mcpkit?.median;
+  if (ws !== undefined && stdio !== undefined) {
+    const measured = ws / stdio;
+    rows.push(
+      `| WebSocket pipelined ÷ stdio pipelined (mcpkit) | ≥ 1× | ${measured.toFixed(2)}× | ${measured >= 1 ? 'holds' : 'MISSED'} |`,
+    );
+  }
+  return ['| Target of issue 14 (same run) | wanted | measured | verdict |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 /** Issue 7's targets (mcpkit ÷ official v2, same run) as Markdown: what was measured and by how much it holds or misses. */

@@ -1,15 +1,11 @@
 import {
-  JsonRpcError,
+  type JsonObject,
   type JsonRpcParams,
   JsonRpcPeer,
   MiddlewareChain,
-  type NotificationContext,
-  type RequestContext,
-  Router,
   type Transport,
 } from '@mcpkit/jsonrpc-core';
 import {
-  assertCapability,
   type CallToolRequestParams,
   type CallToolResult,
   type ClientCapabilities,
@@ -32,7 +28,6 @@ import {
   type ListToolsRequestParams,
   type ListToolsResult,
   type LoggingLevel,
-  type LoggingMessageNotificationParams,
   type Prompt,
   type ReadResourceRequestParams,
   type ReadResourceResult,
@@ -44,10 +39,17 @@ import {
 } from '@mcpkit/protocol';
 import { CancellationPolicy } from './cancellation';
 import { McpClientError } from './errors';
+import { addExtension } from './extensions';
+import {
+  type ClientNotificationHandler,
+  type ClientRequestHandler,
+  InboundDispatch,
+  installOwnHandlers,
+} from './inbound';
 import { fulfilInputRequests, resolveClientCapabilities } from './input-requests';
-import type { JsonObject } from './json-object';
-import { LIST_METHOD, LISTS_CHANGED_BY, ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
-import { type ClientContext, type ClientExtension, ClientInboundContext, type ClientMiddleware } from './middleware';
+import { listPage } from './list-page';
+import { ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
+import type { ClientContext, ClientExtension, ClientMiddleware } from './middleware';
 import { negotiate } from './negotiation';
 import type {
   CallOptions,
@@ -60,9 +62,9 @@ import type {
   TypedCallToolResult,
 } from './options';
 import { checkStructuredContent } from './output-schema';
-import { type Connection, RequestPipeline } from './requests';
+import { type Connection, checkResult, RequestPipeline } from './requests';
 import { ResponseCache } from './response-cache';
-import { answerServerRequests } from './server-requests';
+import { notifyRootsChanged } from './roots';
 import { refreshSession } from './session-state';
 import { type SubscribeFilter, type Subscription, type SubscriptionNotification, Subscriptions } from './subscriptions';
 import { dropInvalidTools } from './tool-filter';
@@ -72,34 +74,10 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
-/** The notifications that change what the client keeps (cached results, lists) and that subscriptions receive. */
-const CHANGE_NOTIFICATIONS = [...Object.keys(LISTS_CHANGED_BY), 'notifications/resources/updated'];
-
 /** The spec's request methods: `client.request()` checks those against the revision; others are the app's own. */
 const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
 /** The methods that may answer `input_required` (SEP-2322). */
 const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
-/** `ctx` with the signal a middleware rebound it to (`ClientInboundContext.rebind`), or `ctx` itself. */
-function reboundContext(ctx: RequestContext, inbound: ClientInboundContext): RequestContext {
-  const signal = inbound.signal;
-  if (signal === undefined || signal === ctx.signal) return ctx;
-  return {
-    requestId: ctx.requestId,
-    method: ctx.method,
-    message: ctx.message,
-    signal,
-    info: ctx.info,
-    peer: ctx.peer,
-    notify: (method, params) => ctx.notify(method, params),
-    request: (method, params, options) => ctx.request(method, params, options),
-  };
-}
-
-/** Handles a server→client request method (legacy era, or an extension's). */
-export type ClientRequestHandler = (params: unknown, ctx: ClientInboundContext) => unknown | Promise<unknown>;
-/** Handles a notification from the server. */
-export type ClientNotificationHandler = (params: unknown, ctx: ClientInboundContext) => void | Promise<void>;
 
 /**
  * An MCP client that speaks both eras: 2026-07-28 (stateless, `_meta` envelope on every request, `server/discover`,
@@ -137,13 +115,8 @@ export class Client {
     requireResult: (ctx) => ctx.kind === 'request',
     ownError: (error) => error,
   });
-  /** The client's own handlers of what the server sends; every peer answers from it through `#dispatcher`. */
-  readonly #inbound = new Router();
-  /** Handlers registered with `setRequestHandler` / `setNotificationHandler`. */
-  readonly #userRequests = new Map<string, ClientRequestHandler>();
-  readonly #userNotifications = new Map<string, ClientNotificationHandler>();
-  /** One router for every connection's peer: its fallbacks run the client's middleware, then `#inbound`. */
-  readonly #dispatcher = new Router();
+  /** What the server sends: the client's own handlers, yours, and the middleware around them (one for every peer). */
+  readonly #inbound: InboundDispatch;
   readonly #extensions = new Map<string, ClientExtension>();
   readonly #extensionResultTypes = new Set<string>();
 
@@ -193,14 +166,23 @@ export class Client {
       page: (kind, params, callOptions) =>
         (kind === 'tools'
           ? this.listTools(params, callOptions)
-          : this.#listPage(kind as Exclude<ListKind, 'tools'>, params, callOptions)) as Promise<ListPage[typeof kind]>,
+          : listPage(this.#requests, kind as Exclude<ListKind, 'tools'>, params, callOptions)) as Promise<
+          ListPage[typeof kind]
+        >,
       refreshOnChange: options.refreshListsOnChange !== false,
       onRefreshed: options.onListRefreshed,
       warnings: this.#warnings,
     });
-    this.#dispatcher.fallbackRequestHandler = (params, ctx) => this.#answerServer(params, ctx);
-    this.#dispatcher.fallbackNotificationHandler = (params, ctx) => this.#receiveNotification(params, ctx);
-    this.#handleServerMessages();
+    this.#inbound = new InboundDispatch(this.#middleware, () => this.#live?.session);
+    installOwnHandlers(this.#inbound.own, {
+      handlers,
+      capabilities: this.capabilities,
+      session: () => this.#live?.session,
+      cache: this.#cache,
+      lists: this.#kept,
+      subscriptions: this.#subscriptions,
+      onLogMessage: options.onLogMessage,
+    });
   }
 
   // ---- state ----
@@ -263,7 +245,7 @@ export class Client {
       throw new McpClientError('ERR_ALREADY_CONNECTED', 'Client.connect: already connected; close() first', {});
     }
     const peer = new JsonRpcPeer({
-      router: this.#dispatcher,
+      router: this.#inbound.router,
       hooks: createMcpPeerHooks({ sendCancellation: (request) => this.#cancellation.mayCancel(request.id) }),
       defaultTimeoutMs: this.#timeoutMs,
       maxTotalTimeoutMs: this.#maxTotalMs,
@@ -383,7 +365,7 @@ export class Client {
 
   /** One page of `resources/list`. */
   listResources(params: ListResourcesRequestParams = {}, options?: CallOptions): Promise<ListResourcesResult> {
-    return this.#listPage('resources', params, options);
+    return listPage(this.#requests, 'resources', params, options);
   }
 
   /** Every resource, walking pages. */
@@ -396,7 +378,7 @@ export class Client {
     params: ListResourceTemplatesRequestParams = {},
     options?: CallOptions,
   ): Promise<ListResourceTemplatesResult> {
-    return this.#listPage('resourceTemplates', params, options);
+    return listPage(this.#requests, 'resourceTemplates', params, options);
   }
 
   /** Every resource template, walking pages. */
@@ -411,7 +393,7 @@ export class Client {
 
   /** One page of `prompts/list`. */
   listPrompts(params: ListPromptsRequestParams = {}, options?: CallOptions): Promise<ListPromptsResult> {
-    return this.#listPage('prompts', params, options);
+    return listPage(this.#requests, 'prompts', params, options);
   }
 
   /** Every prompt, walking pages. */
@@ -502,18 +484,7 @@ export class Client {
       mayNeedInput: MAY_NEED_INPUT.has(method),
       custom: !MCP_REQUEST_METHODS.has(method),
     });
-    const schema = options.resultSchema;
-    if (schema === undefined) return result as R;
-    let verdict = schema['~standard'].validate(result);
-    if (verdict instanceof Promise) verdict = await verdict;
-    if (verdict.issues !== undefined) {
-      throw new McpClientError(
-        'ERR_INVALID_RESULT',
-        `${method} answered with a result that does not match resultSchema: ${verdict.issues.map((issue) => issue.message).join('; ')}`,
-        { method, result, issues: verdict.issues },
-      );
-    }
-    return verdict.value;
+    return options.resultSchema === undefined ? (result as R) : checkResult(method, result, options.resultSchema);
   }
 
   /**
@@ -533,7 +504,7 @@ export class Client {
    * through the client's middleware. Replaces an earlier handler of yours for the method.
    */
   setNotificationHandler(method: string, handler: ClientNotificationHandler): void {
-    this.#userNotifications.set(method, handler);
+    this.#inbound.userNotifications.set(method, handler);
   }
 
   /**
@@ -542,14 +513,7 @@ export class Client {
    * `handlers` to the constructor for those.
    */
   setRequestHandler(method: string, handler: ClientRequestHandler): void {
-    if (this.#inbound.hasRequestHandler(method)) {
-      throw new McpClientError(
-        'ERR_RESERVED_METHOD',
-        `Client.setRequestHandler: the client answers '${method}' itself; pass \`handlers\` to new Client() instead`,
-        { method },
-      );
-    }
-    this.#userRequests.set(method, handler);
+    this.#inbound.setRequestHandler(method, handler);
   }
 
   /**
@@ -558,19 +522,7 @@ export class Client {
    * are. Refused when the id is taken.
    */
   extend(extension: ClientExtension): void {
-    if (this.#extensions.has(extension.id)) {
-      throw new McpClientError('ERR_DUPLICATE_EXTENSION', `Client.extend: '${extension.id}' is already registered`, {
-        id: extension.id,
-      });
-    }
-    this.#extensions.set(extension.id, extension);
-    const capabilities = this.capabilities as { extensions?: Record<string, unknown> };
-    capabilities.extensions = { ...capabilities.extensions, [extension.id]: extension.settings ?? {} };
-    for (const type of extension.resultTypes ?? []) this.#extensionResultTypes.add(type);
-    const middleware = extension.middleware;
-    if (middleware !== undefined) {
-      for (const layer of typeof middleware === 'function' ? [middleware] : middleware) this.#middleware.add(layer);
-    }
+    addExtension(extension, this.#extensions, this.#extensionResultTypes, this.capabilities, this.#middleware);
   }
 
   /** The extensions registered, by id. */
@@ -597,12 +549,7 @@ export class Client {
    * ```
    */
   async notifyRootsListChanged(): Promise<boolean> {
-    const method = 'notifications/roots/list_changed';
-    const { peer, session } = this.#connection(method);
-    if (session.era === 'modern') return false;
-    assertCapability(method, session.version, { client: this.capabilities });
-    await peer.notify(method);
-    return true;
+    return notifyRootsChanged(this.#connection('notifications/roots/list_changed'), this.capabilities);
   }
 
   /**
@@ -642,91 +589,6 @@ export class Client {
       throw new McpClientError('ERR_NOT_CONNECTED', `Cannot send ${method}: the client is not connected`, { method });
     }
     return live;
-  }
-
-  #listPage<K extends Exclude<ListKind, 'tools'>>(
-    kind: K,
-    params: { cursor?: string },
-    options: CallOptions | undefined,
-  ): Promise<ListPage[K]> {
-    return this.#requests.call(LIST_METHOD[kind], params, options, { cacheKey: params.cursor ?? '' });
-  }
-
-  // ---- inbound ----
-
-  /** Answers the server's requests and routes its notifications (registered once, for every connection). */
-  #handleServerMessages(): void {
-    const peer = this.#inbound;
-    answerServerRequests(peer, {
-      handlers: this.#handlers,
-      capabilities: this.capabilities,
-      session: () => this.#live?.session,
-    });
-    for (const method of CHANGE_NOTIFICATIONS) {
-      peer.setNotificationHandler(method, (params) => this.#onChange(method, params));
-    }
-    this.#subscriptions.listen(peer);
-    peer.setNotificationHandler('notifications/message', (params) => {
-      this.#options.onLogMessage?.(params as LoggingMessageNotificationParams);
-    });
-  }
-
-  /** A list changed or a resource was updated: drop what is stale, refetch kept lists, tell subscribers. */
-  #onChange(method: string, params: unknown): void {
-    if (method === 'notifications/resources/updated') {
-      const uri = (params as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri === 'string') this.#cache?.invalidate('resources/read', uri);
-    }
-    const kinds = LISTS_CHANGED_BY[method] ?? [];
-    for (const kind of kinds) this.#cache?.invalidate(LIST_METHOD[kind]);
-    this.#kept.changed(kinds);
-    this.#subscriptions.deliver(method, params);
-  }
-
-  #inboundContext(
-    kind: 'request' | 'notification',
-    params: unknown,
-    ctx: RequestContext | NotificationContext,
-  ): ClientInboundContext {
-    const session = this.#live?.session;
-    return new ClientInboundContext(
-      kind,
-      ctx.method,
-      params,
-      session?.era,
-      session?.version,
-      kind === 'request' ? (ctx as RequestContext) : undefined,
-    );
-  }
-
-  /** A server→client request: through the middleware to its handler (-32601 when there is none). */
-  #answerServer(params: unknown, ctx: RequestContext): unknown {
-    const own = this.#inbound.getRequestHandler(ctx.method);
-    const user = this.#userRequests.get(ctx.method);
-    if (this.#middleware.size === 0 && user === undefined) {
-      if (own === undefined) throw JsonRpcError.methodNotFound(ctx.method);
-      return own(params, ctx);
-    }
-    const inbound = this.#inboundContext('request', params, ctx);
-    const run = () => {
-      if (own !== undefined) return own(params, reboundContext(ctx, inbound));
-      if (user !== undefined) return user(params, inbound);
-      throw JsonRpcError.methodNotFound(ctx.method);
-    };
-    return this.#middleware.size === 0 ? run() : this.#middleware.run(inbound, run);
-  }
-
-  /** A notification from the server: through the middleware to the client's own handler, then yours. */
-  #receiveNotification(params: unknown, ctx: NotificationContext): void | Promise<void> {
-    const own = this.#inbound.getNotificationHandler(ctx.method);
-    const user = this.#userNotifications.get(ctx.method);
-    if (this.#middleware.size === 0 && user === undefined) return own?.(params, ctx);
-    const inbound = this.#inboundContext('notification', params, ctx);
-    const run = async () => {
-      await own?.(params, ctx);
-      await user?.(params, inbound);
-    };
-    return (this.#middleware.size === 0 ? run() : this.#middleware.run(inbound, run)).then(() => undefined);
   }
 
   #connectionClosed(peer: JsonRpcPeer): void {

@@ -1,8 +1,9 @@
 // @mcpkit/client: an MCP client for both protocol eras (2024-11-05 … 2025-11-25 and 2026-07-28). Runs anywhere: no
 // Node built-ins at this entry.
 
-export { Client, type ClientNotificationHandler, type ClientRequestHandler } from './client';
+export { Client } from './client';
 export { McpClientError, type McpClientErrorCode } from './errors';
+export type { ClientNotificationHandler, ClientRequestHandler } from './inbound';
 export type { ListKind } from './lists';
 export {
   type ClientContext,

@@ -1,7 +1,7 @@
+import { isJsonObject, type JsonObject } from '@mcpkit/jsonrpc-core';
 import type { ClientCapabilities, InputRequiredResult } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
 import { fulfilInputRequests } from './input-requests';
-import { isJsonObject, type JsonObject } from './json-object';
 import type { InputHandlers } from './options';
 import type { SessionState } from './session-state';
 

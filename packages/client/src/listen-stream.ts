@@ -1,7 +1,7 @@
 import type { JsonRpcPeer, RequestId } from '@mcpkit/jsonrpc-core';
 import type { RequestMeta, SubscriptionFilter } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
-import type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions';
+import type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscription-types';
 
 /** A `subscriptions/listen` request, open until one side ends it. */
 export interface ListenStream {

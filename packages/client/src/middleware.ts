@@ -1,5 +1,10 @@
-import { ContextVariables, type Middleware, type RequestContext, type RequestId } from '@mcpkit/jsonrpc-core';
-import type { JsonObject } from './json-object';
+import {
+  ContextVariables,
+  type JsonObject,
+  type Middleware,
+  type RequestContext,
+  type RequestId,
+} from '@mcpkit/jsonrpc-core';
 import type { CallOptions, Era } from './options';
 
 /**

@@ -1,4 +1,10 @@
-import { ConnectionClosedError, JsonRpcError, type JsonRpcPeer, type RequestId } from '@mcpkit/jsonrpc-core';
+import {
+  ConnectionClosedError,
+  isJsonObject,
+  JsonRpcError,
+  type JsonRpcPeer,
+  type RequestId,
+} from '@mcpkit/jsonrpc-core';
 import {
   type ClientCapabilities,
   checkNegotiatedLegacyVersion,
@@ -18,7 +24,6 @@ import {
 } from '@mcpkit/protocol';
 import type { CancellationPolicy } from './cancellation';
 import { McpClientError } from './errors';
-import { isJsonObject } from './json-object';
 import type { ConnectOptions, Era } from './options';
 import { checkDiscoverResult, modernSession, type SessionState } from './session-state';
 

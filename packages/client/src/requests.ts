@@ -1,4 +1,11 @@
-import { JsonRpcError, type JsonRpcPeer, type MiddlewareChain, type RequestOptions } from '@mcpkit/jsonrpc-core';
+import {
+  isJsonObject,
+  type JsonObject,
+  JsonRpcError,
+  type JsonRpcPeer,
+  type MiddlewareChain,
+  type RequestOptions,
+} from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
   buildRequestMeta,
@@ -13,9 +20,8 @@ import {
 } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
-import { isJsonObject, type JsonObject } from './json-object';
 import { type ClientContext, ClientRequestContext } from './middleware';
-import type { CallOptions, InputHandlers } from './options';
+import type { CallOptions, InputHandlers, ResultSchema } from './options';
 import type { ResponseCache } from './response-cache';
 import type { SessionState } from './session-state';
 
@@ -238,4 +244,21 @@ export class RequestPipeline {
       assertCapability(method, session.version, { server: session.serverCapabilities }, params);
     }
   }
+}
+
+/**
+ * `client.request`'s `resultSchema`: validates `result` with the Standard Schema (zod, valibot, arktype) and returns
+ * its output; a mismatch throws `ERR_INVALID_RESULT` naming the issues.
+ */
+export async function checkResult<R>(method: string, result: unknown, schema: ResultSchema<R>): Promise<R> {
+  let verdict = schema['~standard'].validate(result);
+  if (verdict instanceof Promise) verdict = await verdict;
+  if (verdict.issues !== undefined) {
+    throw new McpClientError(
+      'ERR_INVALID_RESULT',
+      `${method} answered with a result that does not match resultSchema: ${verdict.issues.map((issue) => issue.message).join('; ')}`,
+      { method, result, issues: verdict.issues },
+    );
+  }
+  return verdict.value;
 }

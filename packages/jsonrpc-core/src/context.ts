@@ -1,6 +1,22 @@
 import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, RequestId } from './messages';
-import type { JsonRpcPeer, RequestOptions } from './peer';
+import type { NotifyOptions, RequestOptions } from './request-options';
 import type { MessageInfo } from './transport';
+
+/**
+ * The peer a handler's context belongs to, as far as handlers use it: `JsonRpcPeer` (and so an MCP session) is one.
+ * An interface rather than the class so this module does not import the peer, which creates the contexts. Narrow it
+ * with `instanceof` to reach the rest (`ctx.peer instanceof ServerSession`).
+ */
+export interface ContextPeer {
+  /** Whether the peer has a live transport. */
+  readonly connected: boolean;
+  /** Sends a request and resolves with its result. */
+  request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R>;
+  /** Sends a notification. */
+  notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void>;
+  /** Closes the peer's transports. */
+  close(): Promise<void>;
+}
 
 /** The `info` a handler sees when the transport gave none. Frozen and shared, so `ctx.info.auth` always works. */
 export const NO_MESSAGE_INFO: MessageInfo = Object.freeze({});
@@ -30,7 +46,7 @@ export interface RequestContext {
   /** What the transport knows about the message (auth, HTTP request data). An empty object when nothing. */
   readonly info: MessageInfo;
   /** The peer that received the request. */
-  readonly peer: JsonRpcPeer;
+  readonly peer: ContextPeer;
   /** Sends a notification tied to this request (`relatedRequestId`), e.g. progress. */
   notify(method: string, params?: JsonRpcParams): Promise<void>;
   /**
@@ -46,7 +62,7 @@ export interface NotificationContext {
   /** The notification message as received. */
   readonly message: JsonRpcNotification;
   readonly info: MessageInfo;
-  readonly peer: JsonRpcPeer;
+  readonly peer: ContextPeer;
 }
 
 /**
@@ -56,7 +72,7 @@ export interface NotificationContext {
  * @internal
  */
 export class InboundRequestContext implements RequestContext {
-  readonly peer: JsonRpcPeer;
+  readonly peer: ContextPeer;
   readonly message: JsonRpcRequest;
   readonly info: MessageInfo;
   #controller: AbortController | undefined = undefined;
@@ -64,7 +80,7 @@ export class InboundRequestContext implements RequestContext {
   #reason: unknown = undefined;
   #unlink: (() => void) | undefined = undefined;
 
-  constructor(peer: JsonRpcPeer, request: JsonRpcRequest, info: MessageInfo) {
+  constructor(peer: ContextPeer, request: JsonRpcRequest, info: MessageInfo) {
     this.peer = peer;
     this.message = request;
     this.info = info;

@@ -4,7 +4,7 @@ export {
   type CodedErrorClass,
   defineCodedError,
 } from './coded-error';
-export type { NotificationContext, RequestContext } from './context';
+export type { ContextPeer, NotificationContext, RequestContext } from './context';
 export {
   ConnectionClosedError,
   type ConnectionClosedErrorData,
@@ -23,6 +23,7 @@ export {
 } from './errors';
 export { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder, type LineDecoderOptions } from './framing';
 export type { CancellationRequest, OutboundNotification, PeerHooks, ProgressToken, ProgressUpdate } from './hooks';
+export { isJsonObject, type JsonObject } from './json-object';
 export {
   createLinkedTransports,
   InMemoryTransport,
@@ -64,12 +65,9 @@ export {
   serializeMessage,
   validateMessage,
 } from './parse';
-export {
-  JsonRpcPeer,
-  type JsonRpcPeerOptions,
-  type NotifyOptions,
-  type RequestOptions,
-} from './peer';
+export { JsonRpcPeer } from './peer';
+export { type JsonRpcPeerOptions, PeerSettings } from './peer-settings';
+export type { NotifyOptions, RequestOptions } from './request-options';
 export { type NotificationHandler, type RequestHandler, Router } from './router';
 export type { AuthInfo, MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
 export { ContextVariables } from './variables';

@@ -1,213 +1,45 @@
-import { InboundRequestContext, NO_MESSAGE_INFO, type NotificationContext, type RequestContext } from './context';
+import { type ConnectionOwnerEntries, Connection as PeerConnection } from './connection';
 import {
-  ConnectionClosedError,
-  InvalidMessageError,
-  JsonRpcError,
-  JsonRpcErrorCode,
-  RequestAbortedError,
-  RequestTimeoutError,
-  UnknownResponseError,
-} from './errors';
+  type ContextPeer,
+  InboundRequestContext,
+  NO_MESSAGE_INFO,
+  type NotificationContext,
+  type RequestContext,
+} from './context';
+import { Deadlines, now } from './deadlines';
+import { ConnectionClosedError, InvalidMessageError, JsonRpcError, RequestAbortedError } from './errors';
 import type { PeerHooks } from './hooks';
-import type {
-  JsonRpcErrorObject,
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcParams,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  RequestId,
-} from './messages';
+import {
+  abortedError,
+  cancelledByPeerError,
+  closedWhileHandlingError,
+  closedWhilePendingError,
+  describeId,
+  errorObjectOf,
+  findRunning,
+  isPromiseLike,
+  type PendingRequest,
+  releasePending,
+  takeRunning,
+  timeoutError,
+  timeoutValue,
+  toError,
+  trackRunning,
+  transmit,
+  unknownResponseError,
+  untrackRunning,
+} from './in-flight';
+import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, JsonRpcResponse, RequestId } from './messages';
 import { classifyMessage, KIND_NOTIFICATION, KIND_REQUEST, KIND_RESPONSE } from './parse';
-import { type NotificationHandler, type RequestHandler, Router } from './router';
-import type { MessageInfo, Transport, TransportReceiver, TransportSendOptions } from './transport';
+import { type JsonRpcPeerOptions, PeerSettings } from './peer-settings';
+import type { NotifyOptions, RequestOptions } from './request-options';
+import type { NotificationHandler, RequestHandler, Router } from './router';
+import type { MessageInfo, Transport } from './transport';
 
-/** Options for one outgoing request. */
-export interface RequestOptions {
-  /** Aborting it rejects the request with `RequestAbortedError` and sends the protocol's cancellation, if any. */
-  signal?: AbortSignal;
-  /** Idle timeout in ms: how long to wait for the response (or the next progress). `0` or `Infinity`: none. */
-  timeoutMs?: number;
-  /** Restart the idle timeout on every progress notification. Default `true`: progress proves the peer is alive. */
-  resetTimeoutOnProgress?: boolean;
-  /** Hard cap in ms from sending, whatever the progress. `0` or `Infinity`: none. */
-  maxTotalTimeoutMs?: number;
-  /** Receives this request's progress notifications. Needs `hooks.attachProgressToken` (and `readProgress`). */
-  onProgress?: (progress: unknown) => void;
-  /** The inbound request this one is sent on behalf of (the transport may route by it). */
-  relatedRequestId?: RequestId;
-  /**
-   * Called synchronously with the request as it will be sent (its id assigned, its progress token attached), before
-   * the transport sees it. For protocols that refer to a request by its id later, e.g. MCP's `subscriptions/listen`,
-   * whose notifications carry the listen request's id.
-   */
-  onRequest?: (request: JsonRpcRequest) => void;
-}
-
-/** Options for one outgoing notification. */
-export interface NotifyOptions {
-  /** The inbound request this notification belongs to (the transport may route by it). */
-  relatedRequestId?: RequestId;
-}
-
-/** Options for `JsonRpcPeer`. */
-export interface JsonRpcPeerOptions {
-  /** The method table; pass one router to many peers to share it. Default: a new `Router`. */
-  router?: Router;
-  /** Idle timeout for requests that set none. Default 60 000 ms; `0` or `Infinity`: none. */
-  defaultTimeoutMs?: number;
-  /** Max-total timeout for requests that set none. Default: none. */
-  maxTotalTimeoutMs?: number;
-  /** Makes request ids (and progress tokens). Default: 1, 2, 3, … Ids must be unique among pending requests. */
-  idGenerator?: () => RequestId;
-  /** The protocol seams: progress tokens and cancellation. */
-  hooks?: PeerHooks;
-  /** Initial `onerror`. */
-  onError?: (error: Error) => void;
-  /** Initial `onclose`. */
-  onClose?: () => void;
-}
-
-const DEFAULT_TIMEOUT_MS = 60_000;
-// setTimeout overflows above 2^31-1 ms (about 24.8 days) and fires at once; clamp instead.
-const MAX_TIMER_DELAY_MS = 2_147_483_647;
 const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
-type Timer = ReturnType<typeof setTimeout>;
-
-// The peer's private entry points for its connections (assigned in JsonRpcPeer's static block).
-let receiveOn: (peer: JsonRpcPeer, connection: Connection, message: unknown, info: MessageInfo | undefined) => void;
-let closedOn: (peer: JsonRpcPeer, connection: Connection, reason: Error | undefined) => void;
-let reportOn: (peer: JsonRpcPeer, error: unknown) => void;
-
-/**
- * One transport's lifetime inside the peer. Handlers answer on the connection their request came from. It is also
- * the transport's receiver when the transport takes one (`attachReceiver`), so such a connection needs no closures.
- */
-class Connection implements TransportReceiver {
-  readonly peer: JsonRpcPeer;
-  readonly transport: Transport;
-  closed = false;
-  closing: Promise<void> | undefined = undefined;
-  closeEmitted = false;
-  /** The running handler while only one runs (sequential clients): no map for it. */
-  one: InboundRequestContext | undefined = undefined;
-  /** The running handlers while two or more run at once; dropped when none is left. */
-  running: Map<RequestId, InboundRequestContext> | undefined = undefined;
-
-  constructor(peer: JsonRpcPeer, transport: Transport) {
-    this.peer = peer;
-    this.transport = transport;
-  }
-
-  receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void {
-    receiveOn(this.peer, this, message, info);
-  }
-
-  transportClosed(reason?: Error): void {
-    closedOn(this.peer, this, reason);
-  }
-
-  transportError(error: Error): void {
-    reportOn(this.peer, error);
-  }
-}
-
-// Idle and sequential connections are the many: they keep their one running handler in a field, and only a
-// connection with concurrent requests pays for a map.
-function trackRunning(connection: Connection, ctx: InboundRequestContext): void {
-  const running = connection.running;
-  if (running !== undefined) {
-    running.set(ctx.requestId, ctx);
-    return;
-  }
-  const one = connection.one;
-  if (one === undefined || one.requestId === ctx.requestId) {
-    connection.one = ctx; // a repeated id replaces the older entry, as Map.set would
-    return;
-  }
-  connection.one = undefined;
-  connection.running = new Map([
-    [one.requestId, one],
-    [ctx.requestId, ctx],
-  ]);
-}
-
-function untrackRunning(connection: Connection, ctx: InboundRequestContext): void {
-  if (connection.one === ctx) {
-    connection.one = undefined;
-    return;
-  }
-  const running = connection.running;
-  if (running === undefined || running.get(ctx.requestId) !== ctx) return;
-  running.delete(ctx.requestId);
-  if (running.size === 0) connection.running = undefined;
-}
-
-function findRunning(connection: Connection, id: RequestId): InboundRequestContext | undefined {
-  const one = connection.one;
-  if (one !== undefined) return one.requestId === id ? one : undefined;
-  return connection.running?.get(id);
-}
-
-function takeRunning(connection: Connection): InboundRequestContext[] {
-  const one = connection.one;
-  const running = connection.running;
-  connection.one = undefined;
-  connection.running = undefined;
-  if (one !== undefined) return [one];
-  return running === undefined ? [] : [...running.values()];
-}
-
-/** An outgoing request awaiting its response. */
-interface PendingRequest {
-  readonly request: JsonRpcRequest;
-  readonly relatedRequestId: RequestId | undefined;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (reason: unknown) => void;
-  readonly onProgress: ((progress: unknown) => void) | undefined;
-  readonly resetOnProgress: boolean;
-  readonly timeoutMs: number;
-  idleTimer: Timer | undefined;
-  totalTimer: Timer | undefined;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  /**
-   * Set when the transport cancels this request itself (`Transport.cancelsBySignal`): aborted instead of sending the
-   * protocol's cancellation notification.
-   */
-  readonly cancel: AbortController | undefined;
-}
-
-function timeoutValue(value: number | undefined, name: string): number {
-  if (value === undefined || value === 0 || value === Number.POSITIVE_INFINITY) return 0;
-  if (!(value > 0))
-    throw new RangeError(`${name} must be a positive number of milliseconds, 0 or Infinity; got ${value}`);
-  return value;
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}
-
-function errorObjectOf(error: unknown): JsonRpcErrorObject {
-  if (JsonRpcError.is(error)) {
-    return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
-  }
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  return { code: JsonRpcErrorCode.InternalError, message: message || 'Internal error' };
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
-}
-
-function describeId(id: RequestId): string {
-  return typeof id === 'string' ? JSON.stringify(id) : String(id);
-}
+type Connection = PeerConnection<JsonRpcPeer>;
 
 /**
  * Turns one transport into a JSON-RPC peer: sends requests and correlates their responses (with timeouts, abort
@@ -227,11 +59,7 @@ function describeId(id: RequestId): string {
  * console.log(await client.request<number>('add', [2, 3], { timeoutMs: 5_000 })); // 5
  * await client.close();
  */
-export class JsonRpcPeer {
-  /** The method table this peer answers from (possibly shared with other peers). */
-  readonly router: Router;
-  /** The protocol seams in use. */
-  readonly hooks: PeerHooks;
+export class JsonRpcPeer implements ContextPeer {
   /** Called with problems that have no caller to reject: unanswerable input, late responses, failed writes. */
   onerror: ((error: Error) => void) | undefined;
   /** Called once each time the connection closes (locally or by the transport). */
@@ -239,27 +67,35 @@ export class JsonRpcPeer {
 
   // Idle sessions are many (one per HTTP client), so a peer allocates nothing it does not use yet: the pending map
   // on the first request sent, no closures of its own.
-  readonly #defaultTimeoutMs: number;
-  readonly #maxTotalTimeoutMs: number;
-  readonly #idGenerator: (() => RequestId) | undefined;
+  readonly #settings: PeerSettings;
   #lastId = 0;
   #pending: Map<RequestId, PendingRequest> | undefined = undefined;
   #connection: Connection | undefined = undefined;
+  /** One timer for the deadlines of every request in flight (created on the first request with a timeout). */
+  #timer: Deadlines | undefined = undefined;
 
   static {
-    receiveOn = (peer, connection, message, info) => peer.#receive(connection, message, info);
-    closedOn = (peer, connection, reason) => peer.#handleTransportClose(connection, reason);
-    reportOn = (peer, error) => peer.#report(error);
+    PeerConnection.owner = {
+      receive: (peer, connection, message, info) => peer.#receive(connection, message, info),
+      closed: (peer, connection, reason) => peer.#handleTransportClose(connection, reason),
+      report: (peer, error) => peer.#report(error),
+    } satisfies ConnectionOwnerEntries<JsonRpcPeer> as ConnectionOwnerEntries<never>;
   }
 
   constructor(options: JsonRpcPeerOptions = {}) {
-    this.router = options.router ?? new Router();
-    this.hooks = options.hooks ?? {};
+    this.#settings = options.settings ?? new PeerSettings(options);
     this.onerror = options.onError;
     this.onclose = options.onClose;
-    this.#defaultTimeoutMs = timeoutValue(options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, 'defaultTimeoutMs');
-    this.#maxTotalTimeoutMs = timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
-    this.#idGenerator = options.idGenerator;
+  }
+
+  /** The method table this peer answers from (possibly shared with other peers). */
+  get router(): Router {
+    return this.#settings.router;
+  }
+
+  /** The protocol seams in use. */
+  get hooks(): PeerHooks {
+    return this.#settings.hooks;
   }
 
   /** The current transport (also after it closed, until the next `connect`). */
@@ -294,7 +130,7 @@ export class JsonRpcPeer {
     if (current !== undefined && !current.closed) {
       throw new Error('JsonRpcPeer.connect: this peer is already connected; close() it before connecting again');
     }
-    const connection = new Connection(this, transport);
+    const connection = new PeerConnection<JsonRpcPeer>(this, transport);
     this.#connection = connection;
     if (typeof transport.attachReceiver === 'function') {
       transport.attachReceiver(connection);
@@ -402,17 +238,18 @@ export class JsonRpcPeer {
         }),
       );
     }
+    const settings = this.#settings;
     let request: JsonRpcRequest;
     let timeoutMs: number;
     let maxTotalMs: number;
     try {
       timeoutMs =
-        options.timeoutMs === undefined ? this.#defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
+        options.timeoutMs === undefined ? settings.defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
       maxTotalMs =
         options.maxTotalTimeoutMs === undefined
-          ? this.#maxTotalTimeoutMs
+          ? settings.maxTotalTimeoutMs
           : timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
-      const id = this.#idGenerator === undefined ? ++this.#lastId : this.#idGenerator();
+      const id = settings.idGenerator === undefined ? ++this.#lastId : settings.idGenerator();
       if (this.#pending?.has(id)) {
         throw new Error(`JsonRpcPeer: idGenerator returned ${describeId(id)}, which a pending request already uses`);
       }
@@ -430,6 +267,7 @@ export class JsonRpcPeer {
       return Promise.reject(error);
     }
 
+    const sentAt = timeoutMs > 0 || maxTotalMs > 0 ? now() : 0;
     return new Promise<unknown>((resolve, reject) => {
       const entry: PendingRequest = {
         request,
@@ -439,8 +277,9 @@ export class JsonRpcPeer {
         onProgress: options.onProgress,
         resetOnProgress: options.resetTimeoutOnProgress !== false,
         timeoutMs,
-        idleTimer: undefined,
-        totalTimer: undefined,
+        maxTotalMs,
+        idleDeadline: timeoutMs > 0 ? sentAt + timeoutMs : Number.POSITIVE_INFINITY,
+        totalDeadline: maxTotalMs > 0 ? sentAt + maxTotalMs : Number.POSITIVE_INFINITY,
         signal: undefined,
         onAbort: undefined,
         cancel: connection.transport.cancelsBySignal?.(request) === true ? new AbortController() : undefined,
@@ -456,21 +295,16 @@ export class JsonRpcPeer {
           return;
         }
       }
-      if (timeoutMs > 0) this.#armIdleTimer(entry);
-      if (maxTotalMs > 0) {
-        entry.totalTimer = setTimeout(
-          () => this.#timeOut(entry, maxTotalMs, true),
-          Math.min(maxTotalMs, MAX_TIMER_DELAY_MS),
-        );
-      }
+      const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
+      if (deadline !== Number.POSITIVE_INFINITY) this.#deadlines.arm(deadline);
       if (signal !== undefined) {
         const onAbort = () => this.#abortPending(entry, signal.reason);
         entry.signal = signal;
         entry.onAbort = onAbort;
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#transmit(
-        connection,
+      transmit(
+        connection.transport,
         request,
         entry.cancel === undefined
           ? options.relatedRequestId === undefined
@@ -499,46 +333,39 @@ export class JsonRpcPeer {
     }
   }
 
-  /** Sends without a caller to tell: failures go to `onFailure`; never throws, never leaves a rejection unhandled. */
-  #transmit(
-    connection: Connection,
-    message: JsonRpcMessage,
-    options: TransportSendOptions | undefined,
-    onFailure: (error: unknown) => void,
-  ): void {
-    let sent: Promise<void> | void;
-    try {
-      sent = connection.transport.send(message, options);
-    } catch (error) {
-      onFailure(error);
-      return;
-    }
-    if (isPromiseLike(sent)) sent.then(undefined, onFailure);
-  }
-
-  #armIdleTimer(entry: PendingRequest): void {
-    const timeoutMs = entry.timeoutMs;
-    entry.idleTimer = setTimeout(() => this.#timeOut(entry, timeoutMs, false), Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
-  }
-
-  /** Removes a pending request and its timers and listener. False when it was already settled. */
+  /** Removes a pending request and its abort listener. False when it was already settled. */
   #forget(entry: PendingRequest): boolean {
     const id = entry.request.id;
     const pending = this.#pending;
     if (pending?.get(id) !== entry) return false;
     pending.delete(id);
-    this.#release(entry);
+    if (pending.size === 0) this.#timer?.idle();
+    releasePending(entry);
     return true;
   }
 
-  #release(entry: PendingRequest): void {
-    if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);
-    if (entry.totalTimer !== undefined) clearTimeout(entry.totalTimer);
-    entry.idleTimer = undefined;
-    entry.totalTimer = undefined;
-    if (entry.onAbort !== undefined) {
-      entry.signal!.removeEventListener('abort', entry.onAbort);
-      entry.onAbort = undefined;
+  get #deadlines(): Deadlines {
+    if (this.#timer === undefined) this.#timer = new Deadlines((time) => this.#expire(time));
+    return this.#timer;
+  }
+
+  /** The deadline timer fired: time out what is due, and arm it for the next deadline. */
+  #expire(time: number): void {
+    const pending = this.#pending;
+    if (pending === undefined || pending.size === 0) return;
+    let next = Number.POSITIVE_INFINITY;
+    let due: PendingRequest[] | undefined;
+    for (const entry of pending.values()) {
+      const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
+      if (deadline <= time) {
+        due ??= [];
+        due.push(entry);
+      } else if (deadline < next) next = deadline;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#deadlines.arm(next);
+    for (const entry of due ?? []) {
+      const total = entry.totalDeadline <= time;
+      this.#timeOut(entry, total ? entry.maxTotalMs : entry.timeoutMs, total);
     }
   }
 
@@ -548,27 +375,14 @@ export class JsonRpcPeer {
 
   #timeOut(entry: PendingRequest, timeoutMs: number, maxTotal: boolean): void {
     if (!this.#forget(entry)) return;
-    const { id, method } = entry.request;
-    const error = new RequestTimeoutError(
-      maxTotal
-        ? `Request '${method}' (id ${describeId(id)}) exceeded its maximum total time of ${timeoutMs} ms (maxTotalTimeoutMs)`
-        : `Request '${method}' (id ${describeId(id)}) got no response${entry.onProgress ? ' or progress' : ''} for ${timeoutMs} ms (timeoutMs)`,
-      { method, requestId: id, timeoutMs, maxTotal },
-    );
+    const error = timeoutError(entry, timeoutMs, maxTotal);
     entry.reject(error);
     this.#sendCancellation(entry, error);
   }
 
   #abortPending(entry: PendingRequest, reason: unknown): void {
     if (!this.#forget(entry)) return;
-    const { id, method } = entry.request;
-    entry.reject(
-      new RequestAbortedError(`Request '${method}' (id ${describeId(id)}) was aborted`, {
-        method,
-        requestId: id,
-        reason,
-      }),
-    );
+    entry.reject(abortedError(entry, reason));
     this.#sendCancellation(entry, reason);
   }
 
@@ -610,7 +424,7 @@ export class JsonRpcPeer {
         this.#settleResponse(message as JsonRpcResponse);
       } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
         // It looked like a request and has an id: answer it, as JSON-RPC asks.
-        this.#transmit(connection, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
+        transmit(connection.transport, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
       } else {
         this.#report(
           new InvalidMessageError(`Received an invalid JSON-RPC message: ${kind.error.message}`, {
@@ -639,7 +453,7 @@ export class JsonRpcPeer {
     ctx.dispose();
     // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
     if (ctx.aborted || connection.closed) return;
-    this.#transmit(connection, response, { relatedRequestId: id }, (error) => this.#report(error));
+    transmit(connection.transport, response, { relatedRequestId: id }, (error) => this.#report(error));
   }
 
   #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {
@@ -650,10 +464,8 @@ export class JsonRpcPeer {
       const update = hooks.readProgress(method, params);
       const entry = update === undefined ? undefined : pending.get(update.token);
       if (entry?.onProgress !== undefined) {
-        if (entry.resetOnProgress && entry.idleTimer !== undefined) {
-          clearTimeout(entry.idleTimer);
-          this.#armIdleTimer(entry);
-        }
+        // The deadline moves later; the timer, armed for an earlier one, finds it not due and re-arms.
+        if (entry.resetOnProgress && entry.timeoutMs > 0) entry.idleDeadline = now() + entry.timeoutMs;
         try {
           entry.onProgress(update!.progress);
         } catch (error) {
@@ -666,16 +478,7 @@ export class JsonRpcPeer {
       const cancellation = hooks.readCancellation(method, params);
       const target = cancellation === undefined ? undefined : findRunning(connection, cancellation.requestId);
       if (target !== undefined) {
-        target.abort(
-          new RequestAbortedError(
-            `Request '${target.method}' (id ${describeId(target.requestId)}) was cancelled by the peer`,
-            {
-              method: target.method,
-              requestId: target.requestId,
-              reason: cancellation!.reason,
-            },
-          ),
-        );
+        target.abort(cancelledByPeerError(target, cancellation!.reason));
       }
     }
     const handler = this.router.resolveNotificationHandler(method);
@@ -697,12 +500,7 @@ export class JsonRpcPeer {
         // The peer could not tell which message it rejects (e.g. it could not parse one of ours).
         this.#report(JsonRpcError.fromObject(response.error));
       } else {
-        this.#report(
-          new UnknownResponseError(
-            `Received a response for unknown request id ${describeId(id as RequestId)}; it probably arrived after the request timed out or was aborted`,
-            { id },
-          ),
-        );
+        this.#report(unknownResponseError(id as RequestId));
       }
       return;
     }
@@ -733,33 +531,17 @@ export class JsonRpcPeer {
   #teardown(connection: Connection, reason?: Error): void {
     if (connection.closed) return;
     connection.closed = true;
-    const because = reason ? `: ${reason.message}` : '';
-    const options = reason ? { cause: reason } : undefined;
     if (this.#pending !== undefined && this.#pending.size > 0) {
       const pending = [...this.#pending.values()];
       this.#pending.clear();
+      this.#timer?.stop();
       for (const entry of pending) {
-        this.#release(entry);
-        const { id, method } = entry.request;
-        entry.reject(
-          new ConnectionClosedError(
-            `The connection closed while request '${method}' (id ${describeId(id)}) was pending${because}`,
-            { method, requestId: id },
-            options,
-          ),
-        );
+        releasePending(entry);
+        entry.reject(closedWhilePendingError(entry, reason));
       }
     }
     if (connection.one !== undefined || connection.running !== undefined) {
-      for (const ctx of takeRunning(connection)) {
-        ctx.abort(
-          new ConnectionClosedError(
-            `The connection closed while request '${ctx.method}' (id ${describeId(ctx.requestId)}) was being handled${because}`,
-            { method: ctx.method, requestId: ctx.requestId },
-            options,
-          ),
-        );
-      }
+      for (const ctx of takeRunning(connection)) ctx.abort(closedWhileHandlingError(ctx, reason));
     }
   }
 

@@ -1,7 +1,8 @@
 import type { PeerHooks } from '../src/hooks';
 import { createLinkedTransports, type LinkedTransportsOptions } from '../src/memory-transport';
 import type { JsonRpcMessage } from '../src/messages';
-import { JsonRpcPeer, type JsonRpcPeerOptions } from '../src/peer';
+import { JsonRpcPeer } from '../src/peer';
+import type { JsonRpcPeerOptions } from '../src/peer-settings';
 import type { MessageInfo, Transport, TransportSendOptions } from '../src/transport';
 
 /** Two peers over a linked in-memory pair: `client` on the first transport, `server` on the second. */

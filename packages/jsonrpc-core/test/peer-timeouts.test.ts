@@ -87,13 +87,33 @@ describe('JsonRpcPeer: timeouts', () => {
     expect(peer.pendingRequestCount).toBe(0);
   });
 
-  it('clears the timer when the response arrives', async () => {
+  it('keeps one timer for every request in flight, and a settled request times out nothing later', async () => {
     const { peer, transport } = await scriptedPeer();
-    const pending = peer.request('a', undefined, { timeoutMs: 1_000, maxTotalTimeoutMs: 5_000 });
-    expect(vi.getTimerCount()).toBe(2);
+    const first = peer.request('a', undefined, { timeoutMs: 1_000, maxTotalTimeoutMs: 5_000 });
+    const second = peer.request('b', undefined, { timeoutMs: 2_000 });
+    expect(vi.getTimerCount()).toBe(1);
     transport.deliver({ jsonrpc: '2.0', id: 1, result: 'ok' });
-    await expect(pending).resolves.toBe('ok');
+    transport.deliver({ jsonrpc: '2.0', id: 2, result: 'ok' });
+    await expect(first).resolves.toBe('ok');
+    await expect(second).resolves.toBe('ok');
+    // Nothing in flight: the timer no longer holds the process, fires once, finds nothing due, and is gone.
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(vi.getTimerCount()).toBe(0);
+    expect(transport.methods()).toEqual(['a', 'b']);
+  });
+
+  it('times out the earliest deadline first, whatever order the requests were sent in', async () => {
+    const { peer } = await scriptedPeer();
+    const slow = peer.request('slow', undefined, { timeoutMs: 3_000 }).catch((error: unknown) => error);
+    const fast = peer.request('fast', undefined, { timeoutMs: 1_000 }).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await settledState(fast)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await fast).toBeInstanceOf(RequestTimeoutError);
+    expect(await settledState(slow)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await slow).toBeInstanceOf(RequestTimeoutError);
+    expect(peer.pendingRequestCount).toBe(0);
   });
 
   it('resets the idle timeout on each progress notification', async () => {

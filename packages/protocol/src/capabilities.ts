@@ -227,6 +227,25 @@ function spanFor(rule: MethodRule, version: string): Span | undefined {
  * ```
  */
 export function methodAvailability(method: string, version: string): MethodAvailability {
+  // Asked for every request on both sides: answered once per known method and revision, then from the table (the
+  // answers are frozen and shared; unknown methods and versions are not kept, so the table stays bounded).
+  const known = AVAILABILITY.get(version)?.get(method);
+  if (known !== undefined) return known;
+  const availability = computeAvailability(method, version);
+  if (isSupportedVersion(version) && Object.hasOwn(RULES, method)) {
+    let byMethod = AVAILABILITY.get(version);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      AVAILABILITY.set(version, byMethod);
+    }
+    byMethod.set(method, Object.freeze(availability));
+  }
+  return availability;
+}
+
+const AVAILABILITY = new Map<string, Map<string, MethodAvailability>>();
+
+function computeAvailability(method: string, version: string): MethodAvailability {
   if (!isSupportedVersion(version)) {
     return { available: false, reason: `Unknown protocol version '${version}'` };
   }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { decodeBase64Canonical, encodeBase64 } from './base64.js';
 import { MetaKeys } from './meta.js';
 
@@ -140,10 +141,6 @@ const SUBSCHEMA_MAP_KEYWORDS = [
   'dependencies',
 ] as const;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 class DeclarationError extends Error {}
 
 function describePath(path: readonly string[]): string {
@@ -175,13 +172,13 @@ export function validateMcpHeaderDeclarations(inputSchema: unknown): McpHeaderDe
   const seen = new Map<string, string[]>();
 
   const visit = (schema: unknown, path: string[] | null, depth: number): void => {
-    if (!isObject(schema)) return;
+    if (!isJsonObject(schema)) return;
     if (depth > MAX_SCHEMA_DEPTH) {
       throw new DeclarationError(`the input schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
     }
     if (Object.hasOwn(schema, 'x-mcp-header')) declare(schema, path);
     const properties = schema.properties;
-    if (isObject(properties)) {
+    if (isJsonObject(properties)) {
       for (const [name, sub] of Object.entries(properties))
         visit(sub, path === null ? null : [...path, name], depth + 1);
     }
@@ -192,7 +189,7 @@ export function validateMcpHeaderDeclarations(inputSchema: unknown): McpHeaderDe
     }
     for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
       const map = schema[keyword];
-      if (isObject(map)) for (const sub of Object.values(map)) visit(sub, null, depth + 1);
+      if (isJsonObject(map)) for (const sub of Object.values(map)) visit(sub, null, depth + 1);
     }
   };
 
@@ -230,7 +227,7 @@ export function validateMcpHeaderDeclarations(inputSchema: unknown): McpHeaderDe
   };
 
   try {
-    if (!isObject(inputSchema)) return { ok: false, reason: 'the input schema is not an object' };
+    if (!isJsonObject(inputSchema)) return { ok: false, reason: 'the input schema is not an object' };
     visit(inputSchema, [], 0);
   } catch (error) {
     if (error instanceof DeclarationError) return { ok: false, reason: error.message };
@@ -242,7 +239,7 @@ export function validateMcpHeaderDeclarations(inputSchema: unknown): McpHeaderDe
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const key of path) {
-    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
+    if (!isJsonObject(node) || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }
   return node;
@@ -324,8 +321,8 @@ export interface HeaderedMessage {
  * ```
  */
 export function standardHeadersFor(message: HeaderedMessage, protocolVersion?: string): Record<string, string> {
-  const params = isObject(message.params) ? message.params : undefined;
-  const meta = params !== undefined && isObject(params._meta) ? params._meta : undefined;
+  const params = isJsonObject(message.params) ? message.params : undefined;
+  const meta = params !== undefined && isJsonObject(params._meta) ? params._meta : undefined;
   const version = meta?.[MetaKeys.ProtocolVersion];
   const headers: Record<string, string> = {};
   if (typeof version === 'string') headers[McpHeaders.ProtocolVersion] = version;
@@ -408,7 +405,7 @@ export function compareRequestHeaders(
   paramsDecl?: readonly McpHeaderParam[],
 ): HeaderComparison {
   const isRequest = body.id !== undefined;
-  const params = isObject(body.params) ? body.params : undefined;
+  const params = isJsonObject(body.params) ? body.params : undefined;
 
   const method = readHeader(headers, McpHeaders.Method);
   if (method === DUPLICATE) return duplicate(McpHeaders.Method);
@@ -423,7 +420,7 @@ export function compareRequestHeaders(
   if (version === undefined) {
     if (isRequest) return missing(McpHeaders.ProtocolVersion);
   } else {
-    const meta = params !== undefined && isObject(params._meta) ? params._meta : undefined;
+    const meta = params !== undefined && isJsonObject(params._meta) ? params._meta : undefined;
     const bodyVersion = meta?.[MetaKeys.ProtocolVersion];
     if (bodyVersion !== undefined && version !== bodyVersion) {
       return mismatch(McpHeaders.ProtocolVersion, version, bodyVersion);

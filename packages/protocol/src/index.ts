@@ -199,6 +199,7 @@ export type {
   RequestMetaObject,
   ResultMetaObject,
 } from './types/meta.js';
+export type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './types/oauth.js';
 export type { ProgressNotificationParams } from './types/progress.js';
 export type {
   GetPromptRequestParams,
@@ -285,14 +286,6 @@ export type {
   ToolInputSchema,
   ToolOutputSchema,
 } from './types/tools.js';
-export {
-  getValidators,
-  type McpValidators,
-  type SchemaRevision,
-  type ValidationIssue,
-  type ValidationIssueCode,
-  type ValidationResult,
-} from './validation/index.js';
 export {
   checkNegotiatedLegacyVersion,
   compareVersions,

@@ -1,4 +1,5 @@
 import type { RequestId } from '@mcpkit/jsonrpc-core';
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { isLoggingLevel } from './logging.js';
 import type { ClientCapabilities } from './types/capabilities.js';
 import type { Implementation, Result } from './types/common.js';
@@ -183,10 +184,6 @@ export type RequestEnvelopeRead =
       invalid: string[];
     };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 // Collects keys lazily so a valid envelope allocates no arrays.
 function append(list: string[] | undefined, key: string): string[] {
   if (list === undefined) return [key];
@@ -195,7 +192,7 @@ function append(list: string[] | undefined, key: string): string[] {
 }
 
 function isImplementation(value: unknown): value is Implementation {
-  return isPlainObject(value) && typeof value.name === 'string' && typeof value.version === 'string';
+  return isJsonObject(value) && typeof value.name === 'string' && typeof value.version === 'string';
 }
 
 /**
@@ -214,8 +211,8 @@ function isImplementation(value: unknown): value is Implementation {
  * ```
  */
 export function readRequestEnvelope(params: unknown): RequestEnvelopeRead {
-  const meta = isPlainObject(params) ? params._meta : undefined;
-  if (!isPlainObject(meta)) {
+  const meta = isJsonObject(params) ? params._meta : undefined;
+  if (!isJsonObject(meta)) {
     return {
       ok: false,
       missing: [...REQUIRED_REQUEST_META_KEYS],
@@ -230,7 +227,7 @@ export function readRequestEnvelope(params: unknown): RequestEnvelopeRead {
     invalid = append(invalid, MetaKeys.ProtocolVersion);
   const clientCapabilities = meta[MetaKeys.ClientCapabilities];
   if (clientCapabilities === undefined) missing = append(missing, MetaKeys.ClientCapabilities);
-  else if (!isPlainObject(clientCapabilities)) invalid = append(invalid, MetaKeys.ClientCapabilities);
+  else if (!isJsonObject(clientCapabilities)) invalid = append(invalid, MetaKeys.ClientCapabilities);
   const clientInfo = meta[MetaKeys.ClientInfo];
   if (clientInfo !== undefined && !isImplementation(clientInfo)) invalid = append(invalid, MetaKeys.ClientInfo);
   const logLevel = meta[MetaKeys.LogLevel];
@@ -274,8 +271,8 @@ export function withServerInfo<R extends Result>(result: R, serverInfo: Implemen
  * ```
  */
 export function readServerInfo(result: unknown): Implementation | undefined {
-  const meta = isPlainObject(result) ? result._meta : undefined;
-  const info = isPlainObject(meta) ? meta[MetaKeys.ServerInfo] : undefined;
+  const meta = isJsonObject(result) ? result._meta : undefined;
+  const info = isJsonObject(meta) ? meta[MetaKeys.ServerInfo] : undefined;
   return isImplementation(info) ? info : undefined;
 }
 
@@ -289,7 +286,7 @@ export function readServerInfo(result: unknown): Implementation | undefined {
  * ```
  */
 export function readSubscriptionId(paramsOrResult: unknown): RequestId | undefined {
-  const meta = isPlainObject(paramsOrResult) ? paramsOrResult._meta : undefined;
-  const id = isPlainObject(meta) ? meta[MetaKeys.SubscriptionId] : undefined;
+  const meta = isJsonObject(paramsOrResult) ? paramsOrResult._meta : undefined;
+  const id = isJsonObject(meta) ? meta[MetaKeys.SubscriptionId] : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }

@@ -1,13 +1,22 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import {
   honouredSubscriptionFilter,
   invalidParamsError,
   isLoggingLevel,
   MetaKeys,
+  type ServerCapabilities,
   type SubscriptionFilter,
 } from '@mcpkit/protocol';
-import { isJsonObject } from './json-object';
+import type { ServerRequestHandler } from './handlers';
 import { ListenStream } from './listen-stream';
-import type { Server } from './server';
+
+/** What the built-in methods need of the server (`Server` is one). */
+export interface BuiltInsHost {
+  readonly supportedVersions: readonly string[];
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | undefined;
+  setRequestHandler(method: string, handler: ServerRequestHandler<never>): void;
+}
 
 function uriParam(method: string, params: unknown): string {
   const uri = (params as { uri?: unknown } | undefined)?.uri;
@@ -20,7 +29,7 @@ function uriParam(method: string, params: unknown): string {
  * `resources/subscribe` / `unsubscribe` (legacy) and `subscriptions/listen` (modern; open streams go in `streams`).
  * `initialize` is not among them: the dispatcher answers it, since it decides the era.
  */
-export function installBuiltIns(server: Server, streams: Set<ListenStream>): void {
+export function installBuiltIns(server: BuiltInsHost, streams: Set<ListenStream>): void {
   server.setRequestHandler('ping', () => ({}));
   server.setRequestHandler('server/discover', () => {
     const result: Record<string, unknown> = {

@@ -27,12 +27,12 @@ import {
   type ProgressToken,
   requiredCapability,
 } from '@mcpkit/protocol';
+import type { Era } from './era';
 import { checkAnswer } from './input-answers';
 import type { ContextVariableMap } from './middleware/variables';
 import type { ServerSession } from './session';
 
-/** Which protocol era a request is handled in. */
-export type Era = 'legacy' | 'modern';
+export type { Era };
 
 /**
  * The least a caller must provide to run one request through the server (`Server.handle`). jsonrpc-core's

@@ -1,4 +1,4 @@
-import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import { isJsonObject, JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
 import {
   type CacheScope,
   type CapabilityPath,
@@ -18,8 +18,7 @@ import {
   requiredCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
-import type { Era } from './context';
-import { isJsonObject } from './json-object';
+import type { Era } from './era';
 import type { ServerSession } from './session';
 
 /** A caching hint for cacheable results (2026-07-28). */

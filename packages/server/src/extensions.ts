@@ -1,8 +1,8 @@
 import { LATEST_PROTOCOL_VERSION, methodAvailability, parseMetaKey } from '@mcpkit/protocol';
+import type { ServerRequestHandler } from './handlers';
 import type { ServerMiddleware } from './middleware/types';
 import type { ServerNotificationContext } from './notification-context';
 import { RegistrationError } from './registry';
-import type { ServerRequestHandler } from './server';
 
 /**
  * An MCP extension (SEP-2133) registered on a server: advertised under `capabilities.extensions[id]` (in

@@ -12,6 +12,7 @@ export {
 } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
 export type { ServerExtension } from './extensions';
+export { compileSchema, jsonSchemaCompiler } from './json-schema';
 export type { InferJsonSchema } from './json-schema-types';
 export { ListenStream } from './listen-stream';
 export { McpServer, type McpServerOptions } from './mcp-server';
@@ -43,9 +44,9 @@ export type {
 export {
   type ArgsOf,
   type CompiledSchema,
-  compileSchema,
   type InferSchema,
   type JsonSchema,
+  type JsonSchemaCompiler,
   SchemaError,
   type SchemaInput,
   type SchemaIssue,
@@ -58,9 +59,11 @@ export {
   type ServerOptions,
   type ServerRequestHandler,
 } from './server';
+export { serverOf } from './server-of';
 export { type ConnectOptions, ServerSession } from './session';
 export { BROADCAST_TOPIC, type ServerBroadcast, shareBroadcasts } from './shared-broadcasts';
 export { ToolResultError } from './tool-result-check';
+export { McpToolServer, type McpToolServerOptions } from './tool-server';
 export type { RegisteredTool, ToolConfig, ToolHandler } from './tools';
 export { UriTemplate, UriTemplateError, type UriTemplateValue, type UriTemplateVariables } from './uri-template';
 export type { TemplateVariableName, TemplateVariables } from './uri-template-types';

@@ -1,5 +1,5 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
-import { isJsonObject } from './json-object';
 
 // Shape checks only: enough that a handler can trust the fields it reads (`action`, `content`, `roots`), not a full
 // schema validation of what the client's user or model produced.

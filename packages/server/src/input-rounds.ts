@@ -1,9 +1,8 @@
-import type { MessageInfo } from '@mcpkit/jsonrpc-core';
+import { isJsonObject, type MessageInfo } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
 import type { DispatchContext, ServerRequestContext } from './context';
-import { isJsonObject } from './json-object';
+import type { ServerRequestHandler } from './handlers';
 import { paramsDigest, type RequestStateCodec } from './request-state';
-import type { ServerRequestHandler } from './server';
 
 /**
  * Multi Round-Trip Requests (2026-07-28), server side: runs a handler that may ask the client for input. Answers from

@@ -7,6 +7,7 @@
 // implement 2020-12's `$dynamicRef`, which its meta-schema uses; ajv does but generates code (`new Function`, banned in
 // Workers and under strict CSP) and weighs ~120 KB; and both answer a typo with "does not match anyOf" rather than the
 // keyword and the values it accepts. This table is about 3 KB minified on the tools-only path.
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 
 /** One problem found in a schema: the JSON pointer of the keyword, and what is wrong with its value. */
 export interface JsonSchemaProblem {
@@ -76,9 +77,7 @@ const EXPECTED: Record<Rule, string> = {
   dependencies: 'an object whose values are arrays of strings or schemas',
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-const isSchema = (value: unknown) => isObject(value) || typeof value === 'boolean';
+const isSchema = (value: unknown) => isJsonObject(value) || typeof value === 'boolean';
 const isStrings = (value: unknown) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') && new Set(value).size === value.length;
 
@@ -89,7 +88,7 @@ function valid(rule: Rule, value: unknown, draft4: boolean): boolean {
     case 'schemas':
       return Array.isArray(value) && value.length > 0 && value.every(isSchema);
     case 'schemaMap':
-      return isObject(value) && Object.values(value).every(isSchema);
+      return isJsonObject(value) && Object.values(value).every(isSchema);
     case 'schemaOrList':
       return isSchema(value) || (Array.isArray(value) && value.every(isSchema));
     case 'type':
@@ -120,7 +119,7 @@ function valid(rule: Rule, value: unknown, draft4: boolean): boolean {
     case 'array':
       return Array.isArray(value);
     case 'dependencies':
-      return isObject(value) && Object.values(value).every((item) => isStrings(item) || isSchema(item));
+      return isJsonObject(value) && Object.values(value).every((item) => isStrings(item) || isSchema(item));
   }
 }
 
@@ -136,7 +135,7 @@ function* subschemas(schema: Record<string, unknown>, path: string): Generator<[
       for (const [index, item] of (value as unknown[]).entries()) yield [item, `${at}/${index}`];
     } else if (rule === 'schemaMap' || rule === 'dependencies') {
       for (const [key, item] of Object.entries(value as object)) {
-        if (isObject(item)) yield [item, `${at}/${pointerToken(key)}`];
+        if (isJsonObject(item)) yield [item, `${at}/${pointerToken(key)}`];
       }
     }
   }
@@ -155,7 +154,7 @@ export function findJsonSchemaProblem(schema: unknown, draft4 = false): JsonSche
   const stack: Array<[unknown, string]> = [[schema, '']];
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
-    if (!isObject(node) || seen.has(node)) continue;
+    if (!isJsonObject(node) || seen.has(node)) continue;
     seen.add(node);
     for (const [keyword, value] of Object.entries(node)) {
       const rule = RULES.get(keyword);

@@ -1,10 +1,6 @@
-import type { JsonRpcRequest, Transport } from '@mcpkit/jsonrpc-core';
-import type { Implementation, Tool } from '@mcpkit/protocol';
+import type { Implementation } from '@mcpkit/protocol';
 import { installCompletion } from './completion';
-import type { ServerExtension } from './extensions';
-import { ListChangedDebouncer } from './list-changed';
-import type { NamePattern } from './middleware/filters';
-import type { OutboundHook, ServerMiddleware } from './middleware/types';
+import { jsonSchemaCompiler } from './json-schema';
 import { type PromptConfig, type PromptHandler, Prompts, type RegisteredPrompt } from './prompts';
 import type { ResourceTemplate } from './resource-template';
 import {
@@ -16,24 +12,17 @@ import {
   type ResourceTemplateHandler,
 } from './resources';
 import type { SchemaInput } from './schema';
-import { Server, type ServerOptions } from './server';
-import type { ConnectOptions, ServerSession } from './session';
-import { type RegisteredTool, type ToolConfig, type ToolHandler, Tools } from './tools';
+import { McpToolServer, type McpToolServerOptions } from './tool-server';
 
-/** Options for `McpServer`. */
-export interface McpServerOptions extends ServerOptions {
-  /** Items per page of `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. Default 100. */
-  pageSize?: number;
-  /** How long list changes are coalesced before `list_changed` goes out. Default 5 ms. */
-  listChangedDebounceMs?: number;
-  /** Declare the `logging` capability, so handlers' `ctx.log` reaches clients. Default `true`. */
-  logging?: boolean;
-}
+/** Options for `McpServer`: those of `McpToolServer`, with `jsonSchema` defaulting to `jsonSchemaCompiler`. */
+export type McpServerOptions = McpToolServerOptions;
 
 /**
  * The high-level MCP server: register tools, resources (fixed or templated) and prompts; it answers lists (paginated,
  * in registration order), calls, reads, gets and completions in both protocol eras, derives capabilities from what is
- * registered, and tells clients when lists change. One instance serves any number of sessions.
+ * registered, and tells clients when lists change. One instance serves any number of sessions. Schemas may be
+ * Standard Schemas or plain JSON Schemas. A server with tools only can use `McpToolServer`, which carries none of the
+ * resources, prompts, completion and JSON Schema code.
  *
  * @example
  * const server = new McpServer({ name: 'weather', version: '1.0.0' });
@@ -44,115 +33,20 @@ export interface McpServerOptions extends ServerOptions {
  * );
  * await server.connect(new StdioServerTransport());
  */
-export class McpServer {
-  /** The low-level server underneath (for custom methods and capabilities). */
-  readonly server: Server;
-  readonly #listChanged: ListChangedDebouncer;
-  readonly #tools: Tools;
+export class McpServer extends McpToolServer {
   readonly #prompts: Prompts;
   readonly #resources: Resources;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
-    this.server = new Server(serverInfo, options);
-    if (options.logging !== false) this.server.registerCapabilities({ logging: {} });
-    const pageSize = options.pageSize ?? 100;
-    if (!(pageSize >= 1)) throw new RangeError(`McpServer: pageSize must be at least 1; got ${options.pageSize}`);
-    const listChanged = new ListChangedDebouncer(this.server, options.listChangedDebounceMs ?? 5);
-    this.#listChanged = listChanged;
-    this.#tools = new Tools(this.server, pageSize, () => listChanged.changed('tools'));
-    this.#prompts = new Prompts(this.server, pageSize, () => listChanged.changed('prompts'));
-    this.#resources = new Resources(this.server, pageSize, () => listChanged.changed('resources'));
+    const jsonSchema = options.jsonSchema ?? jsonSchemaCompiler;
+    super(serverInfo, { ...options, jsonSchema });
+    const listChanged = this.listChanged;
+    this.#prompts = new Prompts(this.server, this.pageSize, () => listChanged.changed('prompts'), jsonSchema);
+    this.#resources = new Resources(this.server, this.pageSize, () => listChanged.changed('resources'));
     installCompletion(this.server, {
       promptCompleters: (name) => this.#prompts.completers(name),
       template: (uriTemplate) => this.#resources.template(uriTemplate),
     });
-  }
-
-  /** The sessions currently connected. */
-  get sessions(): ReadonlySet<ServerSession> {
-    return this.server.sessions;
-  }
-
-  /** Connects a transport as a new session. */
-  connect(transport: Transport, options?: ConnectOptions): Promise<ServerSession> {
-    return this.server.connect(transport, options);
-  }
-
-  /** Runs one request without a long-lived connection (see `Server.handle`). */
-  handle(request: JsonRpcRequest, options?: Parameters<Server['handle']>[1]) {
-    return this.server.handle(request, options);
-  }
-
-  /** Closes every session. */
-  async close(): Promise<void> {
-    this.#listChanged.cancel();
-    await this.server.close();
-  }
-
-  /**
-   * Adds a middleware around every inbound request and notification, on every path and in both eras (see
-   * `Server.use`). Returns a function that removes it.
-   *
-   * @example
-   * server.use('tools/*', async (ctx, next) => {
-   *   const started = Date.now();
-   *   try { return await next(); } finally { console.error(ctx.method, Date.now() - started, 'ms'); }
-   * });
-   */
-  use(middleware: ServerMiddleware): () => void;
-  use(pattern: NamePattern, middleware: ServerMiddleware): () => void;
-  use(first: ServerMiddleware | NamePattern, second?: ServerMiddleware): () => void {
-    return second === undefined
-      ? this.server.use(first as ServerMiddleware)
-      : this.server.use(first as NamePattern, second);
-  }
-
-  /** Adds a hook around every outbound notification and server→client request (see `Server.useOutbound`). */
-  useOutbound(hook: OutboundHook): () => void {
-    return this.server.useOutbound(hook);
-  }
-
-  /** Registers an extension: advertised, routed on every path, its middleware installed (see `Server.extend`). */
-  extend(extension: ServerExtension): void {
-    this.server.extend(extension);
-  }
-
-  /** Tells subscribed clients (both eras) that a resource changed. */
-  notifyResourceUpdated(uri: string): void {
-    this.server.notifyResourceUpdated(uri);
-  }
-
-  /**
-   * Registers a tool. Its name must follow SEP-986 (1–128 of `A-Z a-z 0-9 _ - .`): invalid names throw, risky ones
-   * warn once. Arguments are validated against `inputSchema` before the handler runs (invalid → an `isError` result
-   * naming the issues); `structuredContent` is validated against `outputSchema` (invalid or missing → -32603).
-   *
-   * @example
-   * const add = server.registerTool('add', {
-   *   inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } as const,
-   * }, ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
-   * add.disable();
-   */
-  registerTool<
-    const I extends SchemaInput | undefined = undefined,
-    const O extends SchemaInput | undefined = undefined,
-  >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I>): RegisteredTool {
-    return this.#tools.register(
-      name,
-      config as ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
-      handler as unknown as ToolHandler<never>,
-    );
-  }
-
-  /**
-   * The wire definition of the enabled tool `name` (as `tools/list` shows it in 2025-11-25, `execution` included), or
-   * `undefined`. Extensions read it: `@mcpkit/tasks` decides from `execution.taskSupport` how a call may run.
-   *
-   * @example
-   * server.getTool('deploy')?.execution?.taskSupport; // 'optional'
-   */
-  getTool(name: string): Tool | undefined {
-    return this.#tools.definition(name);
   }
 
   /**

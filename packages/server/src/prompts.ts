@@ -11,7 +11,14 @@ import { pageResult } from './pagination';
 import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
 import { RegistrationError, Registry, type RegistryEntry } from './registry';
 import type { Completer } from './resource-template';
-import { type ArgsOf, type CompiledSchema, compileSchema, formatIssues, type SchemaInput } from './schema';
+import {
+  type ArgsOf,
+  type CompiledSchema,
+  compileSchemaWith,
+  formatIssues,
+  type JsonSchemaCompiler,
+  type SchemaInput,
+} from './schema';
 import type { Server } from './server';
 
 /** How a prompt is described. */
@@ -57,11 +64,12 @@ function promptEntry(
   name: string,
   config: PromptConfig<SchemaInput | undefined>,
   handler: PromptHandler<never>,
+  jsonSchema: JsonSchemaCompiler | undefined,
 ): PromptEntry {
   const args =
     config.argsSchema === undefined
       ? undefined
-      : compileSchema(config.argsSchema, 'input', `Prompt "${name}" argsSchema`);
+      : compileSchemaWith(config.argsSchema, 'input', `Prompt "${name}" argsSchema`, jsonSchema);
   let argumentList: PromptArgument[] | undefined;
   if (args !== undefined) {
     const properties = (args.jsonSchema.properties ?? {}) as Record<string, { description?: string; title?: string }>;
@@ -90,9 +98,11 @@ function promptEntry(
 export class Prompts {
   readonly #server: Server;
   readonly #registry: Registry<PromptEntry, Prompt>;
+  readonly #jsonSchema: JsonSchemaCompiler | undefined;
 
-  constructor(server: Server, pageSize: number, onListChanged: () => void) {
+  constructor(server: Server, pageSize: number, onListChanged: () => void, jsonSchema: JsonSchemaCompiler | undefined) {
     this.#server = server;
+    this.#jsonSchema = jsonSchema;
     this.#registry = new Registry(onListChanged);
     server.setRequestHandler('prompts/list', (params) =>
       pageResult('prompts', this.#registry.page(params?.cursor, pageSize)),
@@ -107,7 +117,7 @@ export class Prompts {
     handler: PromptHandler<never>,
   ): RegisteredPrompt {
     this.#checkFree(name);
-    const entry = promptEntry(name, config, handler);
+    const entry = promptEntry(name, config, handler, this.#jsonSchema);
     if (!this.#server.declares(['prompts'])) this.#server.registerCapabilities({ prompts: { listChanged: true } });
     if (!this.#server.declares(['completions'])) this.#server.registerCapabilities({ completions: {} });
     this.#registry.add(entry);
@@ -119,7 +129,12 @@ export class Prompts {
         const nextName = patch.name ?? entry.key;
         if (nextName !== entry.key) this.#checkFree(nextName);
         const { name: _name, handler: nextHandler, ...configPatch } = patch;
-        const next = promptEntry(nextName, { ...entry.config, ...configPatch }, nextHandler ?? entry.handler);
+        const next = promptEntry(
+          nextName,
+          { ...entry.config, ...configPatch },
+          nextHandler ?? entry.handler,
+          this.#jsonSchema,
+        );
         entry.config = next.config;
         entry.args = next.args;
         entry.handler = next.handler;

@@ -1,7 +1,5 @@
-import { type Schema as CfSchema, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import { defineCodedError } from '@mcpkit/jsonrpc-core';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { findJsonSchemaProblem } from './json-schema-check';
 import type { InferJsonSchema } from './json-schema-types';
 import {
   acceptsUndefined,
@@ -81,69 +79,6 @@ function pathOf(path: StandardSchemaV1.Issue['path']): string {
 function fromStandardResult(result: StandardSchemaV1.Result<unknown>): SchemaCheck {
   if (result.issues === undefined) return { ok: true, value: result.value };
   return { ok: false, issues: result.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message })) };
-}
-
-const DRAFTS: Record<string, SchemaDraft> = {
-  'http://json-schema.org/draft-04/schema': '4',
-  'http://json-schema.org/draft-07/schema': '7',
-  'https://json-schema.org/draft/2019-09/schema': '2019-09',
-  'https://json-schema.org/draft/2020-12/schema': '2020-12',
-};
-
-function draftOf(schema: JsonSchema): SchemaDraft {
-  const declared = schema.$schema;
-  if (declared === undefined) return '2020-12';
-  const normalised = typeof declared === 'string' ? declared.replace(/#$/, '').replace(/^https?:/, '') : undefined;
-  for (const [uri, draft] of Object.entries(DRAFTS)) {
-    if (uri.replace(/^https?:/, '') === normalised) return draft;
-  }
-  throw new SchemaError(
-    `Unsupported JSON Schema dialect ${JSON.stringify(declared)}; use draft-07 or 2020-12 (the default when $schema is absent)`,
-    { $schema: declared },
-  );
-}
-
-// Every $ref must resolve inside the schema itself: the server never fetches a network $ref (SEP-2106), so one that
-// points at another document would fail at call time. Reject it now instead.
-function assertNoExternalRefs(lookup: Record<string, unknown>): void {
-  const documents = new Set(Object.keys(lookup).map((uri) => uri.split('#')[0]));
-  for (const node of Object.values(lookup)) {
-    const target = (node as { __absolute_ref__?: string } | null)?.__absolute_ref__;
-    if (target === undefined) continue;
-    if (!documents.has(target.split('#')[0])) {
-      throw new SchemaError(
-        `The schema refers to ${JSON.stringify((node as { $ref?: string }).$ref)}, outside itself; external $refs are never fetched. Inline it under $defs.`,
-        { $ref: (node as { $ref?: string }).$ref },
-      );
-    }
-  }
-}
-
-function compileJsonSchema(schema: JsonSchema): CompiledSchema {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-    throw new SchemaError('A schema must be a Standard Schema or a JSON Schema object', { schema });
-  }
-  const draft = draftOf(schema);
-  const problem = findJsonSchemaProblem(schema, draft === '4');
-  if (problem !== undefined) {
-    throw new SchemaError(`not a valid JSON Schema: at ${problem.path}, ${problem.message}`, { ...problem });
-  }
-  // The validator annotates the objects it is given; give it a copy so the caller's schema stays as it was.
-  const copy = structuredClone(schema) as CfSchema;
-  const validator = new Validator(copy, draft, true);
-  assertNoExternalRefs((validator as unknown as { lookup: Record<string, unknown> }).lookup);
-  return {
-    jsonSchema: schema as Record<string, unknown>,
-    validate(value) {
-      const result = validator.validate(value);
-      if (result.valid) return { ok: true, value };
-      const issues: SchemaIssue[] = [];
-      for (const error of result.errors) {
-        issues.push({ path: error.instanceLocation.replace(/^#/, ''), message: error.error });
-      }
-      return { ok: false, issues };
-    },
-  };
 }
 
 function toJsonSchema(schema: StandardSchemaV1, role: 'input' | 'output'): Record<string, unknown> {
@@ -231,22 +166,35 @@ function compileShape(shape: StandardSchemaShape, role: 'input' | 'output'): Com
 }
 
 /**
- * Prepares a schema once, at registration: its wire JSON Schema and a validator (a Standard Schema's own, each
- * property's for a raw shape, or `@cfworker/json-schema` compiled for the declared dialect, after the schema itself
- * was checked against the rules of its meta-schema). `owner` names the schema in errors (`Tool "forecast"
- * inputSchema`): a `SchemaError` says which schema, which keyword, and where.
- *
- * @example
- * const compiled = compileSchema({ type: 'object', properties: { n: { type: 'number' } } }, 'input');
- * compiled.validate({ n: 'x' }); // { ok: false, issues: [...] }
- * compileSchema({ type: 'strin' }, 'input', 'Tool "echo" inputSchema');
- * // throws SchemaError: Tool "echo" inputSchema: not a valid JSON Schema: at /type, "type" must be one of …
+ * Prepares a plain JSON Schema once: checks it, and returns its wire form and a validator. `jsonSchemaCompiler` (the
+ * `@cfworker/json-schema` one) is the implementation `McpServer` uses; a lean server takes one through its
+ * `jsonSchema` option only when it registers plain JSON Schemas, so Standard-Schema-only servers do not carry it.
  */
-export function compileSchema(schema: SchemaInput, role: 'input' | 'output', owner?: string): CompiledSchema {
+export type JsonSchemaCompiler = (schema: JsonSchema) => CompiledSchema;
+
+/**
+ * Prepares a schema with the given JSON Schema compiler (`undefined`: plain JSON Schemas are refused with a
+ * `SchemaError` saying how to enable them). `owner` names the schema in errors.
+ */
+export function compileSchemaWith(
+  schema: SchemaInput,
+  role: 'input' | 'output',
+  owner: string | undefined,
+  jsonSchema: JsonSchemaCompiler | undefined,
+): CompiledSchema {
   try {
     if (isStandardSchema(schema)) return compileStandardSchema(schema, role);
     if (isStandardSchemaShape(schema)) return compileShape(schema, role);
-    return compileJsonSchema(schema as JsonSchema);
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+      throw new SchemaError('A schema must be a Standard Schema or a JSON Schema object', { schema });
+    }
+    if (jsonSchema === undefined) {
+      throw new SchemaError(
+        'A plain JSON Schema needs a JSON Schema validator, which this server was created without: pass { jsonSchema: jsonSchemaCompiler } (from @mcpkit/server) to McpToolServer, use McpServer, or describe the value with a Standard Schema (zod, valibot, arktype).',
+        {},
+      );
+    }
+    return jsonSchema(schema as JsonSchema);
   } catch (error) {
     if (owner === undefined || !SchemaError.is(error)) throw error;
     throw new SchemaError(`${owner}: ${error.message}`, { ...(error.data as Record<string, unknown>), schema: owner });

@@ -1,4 +1,5 @@
 import {
+  isJsonObject,
   JsonRpcError,
   JsonRpcErrorCode,
   type JsonRpcNotification,
@@ -7,6 +8,7 @@ import {
   type JsonRpcResponse,
   type MessageInfo,
   MiddlewareChain,
+  PeerSettings,
   Router,
   type Transport,
 } from '@mcpkit/jsonrpc-core';
@@ -16,16 +18,19 @@ import {
   type ClientRequests,
   hasCapability,
   type Implementation,
-  type InitializeResult,
   MetaKeys,
+  mcpPeerHooks,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
 import { installBuiltIns } from './built-ins';
-import { type DispatchContext, ServerRequestContext } from './context';
+import type { DispatchContext, ServerRequestContext } from './context';
 import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
+import type { EraHost, EraStrategy } from './eras/era-host';
+import { LegacyEra } from './eras/legacy-era';
+import { ModernEra } from './eras/modern-era';
 import { checkExtension, type ServerExtension } from './extensions';
+import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
 import { InputRounds } from './input-rounds';
-import { isJsonObject } from './json-object';
 import type { ListenStream } from './listen-stream';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
@@ -35,7 +40,7 @@ import { type ConnectOptions, ServerSession } from './session';
 import type { ServerBroadcast } from './shared-broadcasts';
 
 /** The only methods that may answer `input_required` (SEP-2322). */
-const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const _MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
 
@@ -76,9 +81,6 @@ export interface ServerOptions {
   internalErrorMessage?: string;
 }
 
-/** Handles one notification method (an extension's, or one you add with `setNotificationHandler`). */
-export type ServerNotificationHandler = (params: unknown, ctx: ServerNotificationContext) => void | Promise<void>;
-
 /** Options for `Server.handleNotification`. */
 export interface HandleNotificationOptions {
   /** What the transport knows about the notification (auth, HTTP request data). */
@@ -86,9 +88,6 @@ export interface HandleNotificationOptions {
   /** The session it arrived on; leave it out on stateless transports. */
   session?: ServerSession;
 }
-
-/** Handles one request method. `params` is the request's params; return the result (or throw a `JsonRpcError`). */
-export type ServerRequestHandler<P = unknown, R = unknown> = (params: P, ctx: ServerRequestContext) => R | Promise<R>;
 
 type ParamsOf<M extends ClientRequestMethod> = ClientRequests[M]['params'];
 type WireResult<M extends ClientRequestMethod> = ClientRequests[M]['result'] | ClientRequests[M]['interim'];
@@ -145,7 +144,10 @@ export class Server {
   readonly #sessions = new Set<ServerSession>();
   readonly #streams = new Set<ListenStream>();
   readonly #rules: EraRules;
-  readonly #inputRounds: InputRounds;
+  readonly #peerSettings = new Map<number | undefined, PeerSettings>();
+  /** Each era's behaviour (reading a request, running it, telling its listeners about changes): see `eras/`. */
+  readonly #legacy: EraStrategy;
+  readonly #modern: EraStrategy;
   #capabilities: ServerCapabilities;
   #loggingDeclared: boolean;
 
@@ -166,7 +168,22 @@ export class Server {
       ttlMs: options.requestStateTtlMs,
       nonceStore: options.nonceStore,
     });
-    this.#inputRounds = new InputRounds(codec, options.principalOf ?? defaultPrincipal);
+    const host: EraHost = {
+      rules: this.#rules,
+      serverInfo,
+      instructions: this.instructions,
+      capabilities: () => this.#capabilities,
+      loggingDeclared: () => this.#loggingDeclared,
+      handler: (method) => this.#handlers.get(method),
+      hasMiddleware: () => this.#middleware.size > 0,
+      run: (ctx, dctx, handler) => this.#run(ctx, dctx, handler),
+      sessions: this.#sessions,
+      streams: this.#streams,
+      declares: (path) => this.declares(path),
+      report: (error) => this.#report(error),
+    };
+    this.#legacy = new LegacyEra(host);
+    this.#modern = new ModernEra(host, new InputRounds(codec, options.principalOf ?? defaultPrincipal));
 
     const internalErrorMessage = options.internalErrorMessage ?? 'Internal error';
     this.#middleware = new MiddlewareChain<ServerContext, unknown>({
@@ -485,110 +502,8 @@ export class Server {
    */
   async dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
     const params = request.params as Record<string, unknown> | undefined;
-    return this.#rules.eraOf(params, session) === 'modern'
-      ? this.#modern(request, params, dctx, session)
-      : this.#legacy(request, params, dctx, session);
-  }
-
-  async #modern(
-    request: JsonRpcRequest,
-    params: Record<string, unknown> | undefined,
-    dctx: DispatchContext,
-    session: ServerSession | undefined,
-  ): Promise<unknown> {
-    const method = request.method;
-    const envelope = this.#rules.modernEnvelope(method, params, session);
-    const version = envelope.protocolVersion;
-    const handler = this.#rules.gate(method, version, params, this.#handlers.get(method));
-    const mayAsk = MAY_ASK.has(method);
-    const ctx = new ServerRequestContext(
-      dctx,
-      'modern',
-      version,
-      envelope.clientCapabilities,
-      envelope.clientInfo,
-      session,
-      envelope.logLevel,
-      this.#loggingDeclared,
-      mayAsk,
-    );
-    if (!mayAsk)
-      return this.#rules.complete(method, await this.#run(ctx, dctx, () => handler(params as never, ctx)), false);
-    const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
-    const result = await this.#run(ctx, dctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
-    return this.#rules.complete(method, result, retried);
-  }
-
-  async #legacy(
-    request: JsonRpcRequest,
-    params: Record<string, unknown> | undefined,
-    dctx: DispatchContext,
-    session: ServerSession | undefined,
-  ): Promise<unknown> {
-    const method = request.method;
-    if (method === 'initialize') {
-      if (this.#middleware.size === 0) return this.#initialize(params, session);
-      return this.#run(this.#openingContext(dctx, params, session), dctx, () => this.#initialize(params, session));
-    }
-    const version = session?.protocolVersion;
-    if (version === undefined || session?.era !== 'legacy') {
-      if (method === 'ping' && this.#rules.legacyVersions.length > 0) {
-        if (this.#middleware.size === 0) return {};
-        return this.#run(this.#openingContext(dctx, params, session), dctx, () => ({}));
-      }
-      throw this.#rules.uninitializedError(method, params);
-    }
-    const handler = this.#rules.gate(method, version, params, this.#handlers.get(method));
-    const ctx = new ServerRequestContext(
-      dctx,
-      'legacy',
-      version,
-      session.clientCapabilities ?? {},
-      session.clientInfo,
-      session,
-      session.logLevel,
-      this.#loggingDeclared,
-      false,
-    );
-    return this.#run(ctx, dctx, () => handler(params as never, ctx));
-  }
-
-  /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */
-  #openingContext(
-    dctx: DispatchContext,
-    params: Record<string, unknown> | undefined,
-    session: ServerSession | undefined,
-  ): ServerRequestContext {
-    const requested = params?.protocolVersion;
-    return new ServerRequestContext(
-      dctx,
-      'legacy',
-      typeof requested === 'string' ? requested : (this.#rules.legacyVersions[0] ?? ''),
-      isJsonObject(params?.capabilities) ? (params!.capabilities as never) : {},
-      isJsonObject(params?.clientInfo) ? (params!.clientInfo as never) : undefined,
-      session,
-      undefined,
-      this.#loggingDeclared,
-      false,
-    );
-  }
-
-  #initialize(params: Record<string, unknown> | undefined, session: ServerSession | undefined): InitializeResult {
-    this.#rules.refuseInitializeOnFixedModern(session);
-    const version = this.#rules.negotiateInitialize(params);
-    if (session !== undefined) {
-      session.era = 'legacy';
-      session.protocolVersion = version;
-      session.clientCapabilities = params!.capabilities as never;
-      session.clientInfo = isJsonObject(params!.clientInfo) ? (params!.clientInfo as never) : undefined;
-    }
-    const result: InitializeResult = {
-      protocolVersion: version,
-      capabilities: this.#capabilities,
-      serverInfo: this.serverInfo,
-    };
-    if (this.instructions !== undefined) result.instructions = this.instructions;
-    return result;
+    const era = this.#rules.eraOf(params, session) === 'modern' ? this.#modern : this.#legacy;
+    return era.handle(request.method, params, dctx, session);
   }
 
   /**
@@ -603,18 +518,8 @@ export class Server {
 
   /** @internal What `sendListChanged` does on each instance: tells this process's clients. */
   deliverListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
-    const method = `notifications/${kind}/list_changed`;
-    if (this.declares([kind, 'listChanged'])) {
-      for (const session of this.#sessions) {
-        if (session.era === 'legacy' && session.protocolVersion !== undefined) {
-          session.notify(method).catch((error) => this.#report(error));
-        }
-      }
-    }
-    const key = `${kind}ListChanged` as 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
-    for (const stream of this.#streams) {
-      if (stream.filter[key] === true) stream.send(method, {}).catch((error) => this.#report(error));
-    }
+    this.#legacy.listChanged(kind);
+    this.#modern.listChanged(kind);
   }
 
   /**
@@ -628,21 +533,23 @@ export class Server {
 
   /** @internal What `notifyResourceUpdated` does on each instance: tells this process's subscribers. */
   deliverResourceUpdated(uri: string): void {
-    for (const session of this.#sessions) {
-      if (session.era === 'legacy' && session.resourceSubscriptions.has(uri)) {
-        session.notify('notifications/resources/updated', { uri }).catch((error) => this.#report(error));
-      }
-    }
-    for (const stream of this.#streams) {
-      if (stream.filter.resourceSubscriptions?.includes(uri)) {
-        stream.send('notifications/resources/updated', { uri }).catch((error) => this.#report(error));
-      }
-    }
+    this.#legacy.resourceUpdated(uri);
+    this.#modern.resourceUpdated(uri);
   }
 
   /** Ends every open listen stream gracefully (each listen request gets its result). */
   closeSubscriptions(): void {
     for (const stream of [...this.#streams]) stream.end();
+  }
+
+  /** @internal The peer settings every session with this request timeout shares (see `SessionHost`). */
+  peerSettings(requestTimeoutMs: number | undefined): PeerSettings {
+    let settings = this.#peerSettings.get(requestTimeoutMs);
+    if (settings === undefined) {
+      settings = new PeerSettings({ router: this.router, hooks: mcpPeerHooks, defaultTimeoutMs: requestTimeoutMs });
+      this.#peerSettings.set(requestTimeoutMs, settings);
+    }
+    return settings;
   }
 
   /** @internal Called by a session once its connection closed. */
@@ -659,3 +566,5 @@ export class Server {
     }
   }
 }
+
+export type { ServerNotificationHandler, ServerRequestHandler };

@@ -1,16 +1,63 @@
-import { type JsonRpcParams, JsonRpcPeer, type NotifyOptions, type RequestOptions } from '@mcpkit/jsonrpc-core';
 import {
-  type ClientCapabilities,
-  type Implementation,
-  isLevelEnabled,
-  type LoggingLevel,
-  mcpPeerHooks,
-} from '@mcpkit/protocol';
-import type { Era } from './context';
-import type { OutboundMessage } from './middleware/types';
-import type { Server } from './server';
+  type JsonRpcParams,
+  JsonRpcPeer,
+  type Middleware,
+  type MiddlewareChain,
+  type NotifyOptions,
+  type PeerSettings,
+  type RequestId,
+  type RequestOptions,
+  type Router,
+} from '@mcpkit/jsonrpc-core';
+import type { CapabilityPath } from '@mcpkit/protocol';
+import { type ClientCapabilities, type Implementation, isLevelEnabled, type LoggingLevel } from '@mcpkit/protocol';
+import type { Era } from './era';
 
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
+
+/** A message the server is about to send: a notification, or a server→client request (legacy era). */
+export interface OutboundMessage {
+  readonly kind: 'notification' | 'request';
+  /** May be replaced by a hook before it calls `next`. */
+  method: string;
+  /** May be replaced by a hook before it calls `next` (for example with trace context in `_meta`). */
+  params: JsonRpcParams | undefined;
+  /** The session it goes to; `undefined` for a stateless request's notifications. */
+  readonly session: ServerSession | undefined;
+  /** The inbound request it belongs to (progress, logs, asks), if any. */
+  readonly relatedRequestId: RequestId | undefined;
+}
+
+/**
+ * Around every outbound notification and server→client request (for logging and tracing). Call `next()` to send;
+ * change `message.params` first to send something else (e.g. trace context in `params._meta`). For a request, `next`
+ * resolves to the client's result. Not calling `next` drops a notification.
+ *
+ * @example
+ * server.useOutbound(async (message, next) => {
+ *   console.error('→', message.method);
+ *   return next();
+ * });
+ */
+export type OutboundHook = Middleware<OutboundMessage, unknown>;
+
+/**
+ * What a session needs of the server that owns it (`Server` is one): its shared router, where errors go, the outbound
+ * hooks, what it declares, and being told when the connection closed.
+ */
+export interface SessionHost {
+  readonly router: Router;
+  onerror: ((error: Error) => void) | undefined;
+  /**
+   * The peer settings of a session with this request timeout (router, MCP hooks, timeouts), shared by every session
+   * that asks for the same, so an idle session holds one reference for them.
+   */
+  peerSettings(requestTimeoutMs: number | undefined): PeerSettings;
+  readonly outboundHooks: MiddlewareChain<OutboundMessage, unknown> | undefined;
+  declares(path: CapabilityPath): boolean;
+  /** @internal Called by a session once its connection closed. */
+  forgetSession(session: ServerSession): void;
+}
 
 // One function for every session (the peer calls `onerror` on itself), instead of a closure per session.
 function reportToServer(this: ServerSession, error: Error): void {
@@ -37,7 +84,8 @@ export interface ConnectOptions {
  * session.era; // 'legacy' after initialize, 'modern' after the first enveloped request, undefined before
  */
 export class ServerSession extends JsonRpcPeer {
-  readonly server: Server;
+  /** The server this session belongs to. */
+  readonly server: SessionHost;
   /** Whether the era is fixed by the first request (see `ConnectOptions.fixEra`). */
   readonly fixEra: boolean;
   /** The era of this connection, once known. */
@@ -55,11 +103,9 @@ export class ServerSession extends JsonRpcPeer {
   #subscriptions: Set<string> | undefined = undefined;
 
   /** @internal Use `server.connect(transport)`. */
-  constructor(server: Server, options: ConnectOptions = {}) {
+  constructor(server: SessionHost, options: ConnectOptions = {}) {
     super({
-      router: server.router,
-      hooks: mcpPeerHooks,
-      defaultTimeoutMs: options.requestTimeoutMs,
+      settings: server.peerSettings(options.requestTimeoutMs),
       onError: server.onerror === undefined ? undefined : reportToServer,
     });
     this.server = server;

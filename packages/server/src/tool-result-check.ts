@@ -1,7 +1,7 @@
 // A tool handler's result is checked before it goes out (one pass over `content`, no schema): a malformed result would
 // otherwise surface on the client as its own error, far from the tool that made it. The rules are the CallToolResult
 // of each revision: which content types exist in it, and the fields each type requires.
-import { defineCodedError } from '@mcpkit/jsonrpc-core';
+import { defineCodedError, isJsonObject } from '@mcpkit/jsonrpc-core';
 
 /** Reported (to `onError`, else `console.error`) when a tool handler returns a result the protocol does not allow. */
 export class ToolResultError extends defineCodedError<'ERR_INVALID_TOOL_RESULT'>(
@@ -18,9 +18,6 @@ const CONTENT: Record<string, { since: string; fields: readonly string[] }> = {
   resource: { since: '2024-11-05', fields: [] },
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * What is wrong with a tool result in protocol `version` (`field`: where, `message`: what), or `undefined`.
  *
@@ -32,7 +29,7 @@ export function findToolResultProblem(
   result: unknown,
   version: string,
 ): { field: string; message: string } | undefined {
-  if (!isObject(result))
+  if (!isJsonObject(result))
     return { field: '(result)', message: `must be an object with "content"; got ${typeof result}` };
   const content = result.content;
   if (!Array.isArray(content)) {
@@ -41,7 +38,7 @@ export function findToolResultProblem(
   for (let index = 0; index < content.length; index++) {
     const block: unknown = content[index];
     const at = `content[${index}]`;
-    if (!isObject(block)) return { field: at, message: 'must be an object with a "type"' };
+    if (!isJsonObject(block)) return { field: at, message: 'must be an object with a "type"' };
     const type = block.type;
     const rule = typeof type === 'string' && Object.hasOwn(CONTENT, type) ? CONTENT[type] : undefined;
     if (rule === undefined) {
@@ -56,11 +53,11 @@ export function findToolResultProblem(
     for (const field of rule.fields) {
       if (typeof block[field] !== 'string') return { field: `${at}.${field}`, message: `is required (a string)` };
     }
-    if (type === 'resource' && !(isObject(block.resource) && typeof block.resource.uri === 'string')) {
+    if (type === 'resource' && !(isJsonObject(block.resource) && typeof block.resource.uri === 'string')) {
       return { field: `${at}.resource`, message: 'is required: an object with a "uri"' };
     }
   }
-  if (result.structuredContent !== undefined && !isObject(result.structuredContent)) {
+  if (result.structuredContent !== undefined && !isJsonObject(result.structuredContent)) {
     return { field: 'structuredContent', message: 'must be an object' };
   }
   return undefined;

@@ -14,7 +14,15 @@ import { dropUndefined } from './drop-undefined';
 import { pageResult } from './pagination';
 import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
 import { RegistrationError, Registry, type RegistryEntry } from './registry';
-import { type ArgsOf, type CompiledSchema, compileSchema, formatIssues, SchemaError, type SchemaInput } from './schema';
+import {
+  type ArgsOf,
+  type CompiledSchema,
+  compileSchemaWith,
+  formatIssues,
+  type JsonSchemaCompiler,
+  SchemaError,
+  type SchemaInput,
+} from './schema';
 import type { Server } from './server';
 import { findToolResultProblem, ToolResultError } from './tool-result-check';
 
@@ -93,11 +101,16 @@ function checkToolName(name: string): void {
 }
 
 /** Compiles a tool's schemas once and builds its wire definition. */
-function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<never>): ToolEntry {
+function toolEntry(
+  name: string,
+  config: AnyToolConfig,
+  handler: ToolHandler<never>,
+  jsonSchema: JsonSchemaCompiler | undefined,
+): ToolEntry {
   const input =
     config.inputSchema === undefined
       ? undefined
-      : compileSchema(config.inputSchema, 'input', `Tool "${name}" inputSchema`);
+      : compileSchemaWith(config.inputSchema, 'input', `Tool "${name}" inputSchema`, jsonSchema);
   if (input !== undefined && input.jsonSchema.type !== 'object') {
     throw new SchemaError(
       `Tool "${name}": inputSchema must describe an object (root "type": "object"; got ${JSON.stringify(input.jsonSchema.type) ?? 'none'}). Write { type: 'object', properties: { … } }, z.object({ … }), or a shape of schemas such as { city: z.string() }.`,
@@ -114,7 +127,7 @@ function toolEntry(name: string, config: AnyToolConfig, handler: ToolHandler<nev
   const output =
     config.outputSchema === undefined
       ? undefined
-      : compileSchema(config.outputSchema, 'output', `Tool "${name}" outputSchema`);
+      : compileSchemaWith(config.outputSchema, 'output', `Tool "${name}" outputSchema`, jsonSchema);
   const definition = dropUndefined({
     name,
     title: config.title,
@@ -138,9 +151,11 @@ export class Tools {
   readonly #registry: Registry<ToolEntry, Tool>;
   /** Whether a tool ever declared `execution`: only then do lists outside 2025-11-25 need stripping. */
   #anyExecution = false;
+  readonly #jsonSchema: JsonSchemaCompiler | undefined;
 
-  constructor(server: Server, pageSize: number, onListChanged: () => void) {
+  constructor(server: Server, pageSize: number, onListChanged: () => void, jsonSchema: JsonSchemaCompiler | undefined) {
     this.#server = server;
+    this.#jsonSchema = jsonSchema;
     this.#registry = new Registry(onListChanged);
     server.setRequestHandler('tools/list', (params, ctx) => {
       const page = this.#registry.page(params?.cursor, pageSize);
@@ -155,7 +170,7 @@ export class Tools {
   /** See `McpServer.registerTool`. */
   register(name: string, config: AnyToolConfig, handler: ToolHandler<never>): RegisteredTool {
     this.#checkFree(name);
-    const entry = toolEntry(name, config, handler);
+    const entry = toolEntry(name, config, handler, this.#jsonSchema);
     if (!this.#server.declares(['tools'])) this.#server.registerCapabilities({ tools: { listChanged: true } });
     if (config.execution !== undefined) this.#anyExecution = true;
     this.#registry.add(entry);
@@ -163,7 +178,12 @@ export class Tools {
       const nextName = patch.name ?? entry.name;
       if (nextName !== entry.name) this.#checkFree(nextName);
       const { name: _name, handler: nextHandler, ...configPatch } = patch;
-      const next = toolEntry(nextName, { ...entry.config, ...configPatch }, nextHandler ?? entry.handler);
+      const next = toolEntry(
+        nextName,
+        { ...entry.config, ...configPatch },
+        nextHandler ?? entry.handler,
+        this.#jsonSchema,
+      );
       if (next.config.execution !== undefined) this.#anyExecution = true;
       entry.config = next.config;
       entry.input = next.input;

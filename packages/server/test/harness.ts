@@ -1,7 +1,7 @@
 import { createLinkedTransports, JsonRpcPeer, type MessageInfo } from '@mcpkit/jsonrpc-core';
 import { buildRequestMeta, type ClientCapabilities, type LoggingLevel, mcpPeerHooks } from '@mcpkit/protocol';
 import { type CheckedTransport, checkWire, type Revision } from '@mcpkit/testkit';
-import type { McpServer, Server, ServerSession } from '../src/index';
+import type { McpToolServer, Server, ServerSession } from '../src/index';
 
 /** What tests read results as: the wire checker validates the shape, the tests pick fields. */
 // biome-ignore lint/suspicious/noExplicitAny: results are read loosely in tests; checkWire validates their shape
@@ -22,7 +22,7 @@ export interface Harness {
 
 /** Connects a raw JSON-RPC client (with MCP hooks) to the server through a wire-checked in-memory pair. */
 export async function connect(
-  server: McpServer | Server,
+  server: McpToolServer | Server,
   options: { revision?: Revision; messageInfo?: MessageInfo; fixEra?: boolean } = {},
 ): Promise<Harness> {
   const [clientSide, serverSide] = createLinkedTransports(

@@ -61,6 +61,7 @@ export class StreamTransport implements Transport {
   #started = false;
   #closed = false;
   #drain: Promise<void> | undefined;
+  #corked = false;
 
   constructor(options: StreamTransportOptions) {
     this.#input = options.input;
@@ -89,6 +90,13 @@ export class StreamTransport implements Transport {
   send(message: JsonRpcMessage): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(new Error('StreamTransport: cannot send, the transport is closed'));
     if (this.#drain) return this.#drain.then(() => this.send(message) ?? undefined);
+    // Messages sent in one turn of the event loop (the answers to a chunk of pipelined requests) leave in one write:
+    // the stream is corked at the first and uncorked once the turn's callbacks and promises have run.
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#output.cork();
+      process.nextTick(this.#uncork);
+    }
     if (this.#output.write(encodeLine(message))) return undefined;
     this.#drain = new Promise<void>((resolve) => {
       this.#output.once('drain', () => {
@@ -174,6 +182,10 @@ export class StreamTransport implements Transport {
     this.#log?.(`[mcpkit] dropped a message of ${size}; ${outcome}\n`);
   }
 
+  readonly #uncork = () => {
+    this.#corked = false;
+    this.#output.uncork();
+  };
   readonly #onData = (chunk: Uint8Array | string) => this.#decoder.push(chunk);
   readonly #onEnd = () => this.onInputEnd();
   readonly #onStreamError = (error: Error) => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { ConnectionClosedError, type JsonRpcMessage, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerProcessExitedError, StdioClientTransport, StdioServerTransport } from '../src/index';
@@ -153,6 +153,47 @@ describe('StdioServerTransport', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(1);
     await expect(transport.send({ jsonrpc: '2.0', method: 'late' })).rejects.toThrow(/closed/);
+  });
+});
+
+describe('StreamTransport writes', () => {
+  it('sends the messages of one turn in one write, in order, and the next turn in another', async () => {
+    const writes: string[][] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writes.push([chunk.toString('utf8')]);
+        done();
+      },
+      writev(chunks, done) {
+        writes.push(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')));
+        done();
+      },
+    });
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    for (let id = 1; id <= 64; id++) transport.send({ jsonrpc: '2.0', id, result: {} });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
+    transport.send({ jsonrpc: '2.0', id: 65, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(2);
+    expect(writes[1]?.join('')).toBe('{"jsonrpc":"2.0","id":65,"result":{}}\n');
+    await transport.close();
+  });
+});
+
+describe('StreamTransport writes, then the stream ends', () => {
+  it('delivers what was sent in the turn the output is ended in (corked writes are not lost)', async () => {
+    const stdout = new PassThrough();
+    const received = collect(stdout);
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', id: 1, result: { last: true } });
+    stdout.end();
+    await new Promise((resolve) => stdout.once('end', resolve).resume());
+    expect(received()).toEqual([{ jsonrpc: '2.0', id: 1, result: { last: true } }]);
   });
 });
 

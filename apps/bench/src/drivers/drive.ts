@@ -31,6 +31,27 @@ export interface DriverConfig {
   /** A `big` call not answered in this time counts as a failure of the implementation (reported, not fatal). */
   largeTimeoutMs: number;
   deadlineMs: number;
+  /** Parse every `echo` result with zod before reading it, as a caller using zod does (the zod setups). */
+  zodResults: boolean;
+}
+
+/** Reads the text of an `echo` result: directly, or after parsing the result with a zod schema. */
+export type TextOf = (result: unknown) => string;
+
+function firstText(result: unknown): string {
+  const first = (result as { content?: { type: string; text?: string }[] }).content?.[0];
+  return first?.type === 'text' ? (first.text ?? '') : '';
+}
+
+async function textReader(zodResults: boolean): Promise<TextOf> {
+  if (!zodResults) return firstText;
+  // Loaded only by the zod setups, so the plain ones never load zod.
+  const { z } = await import('zod');
+  const EchoResult = z.object({
+    content: z.array(z.object({ type: z.literal('text'), text: z.string() })).min(1),
+    isError: z.boolean().optional(),
+  });
+  return (result) => (EchoResult.parse(result).content[0] as { text: string }).text;
 }
 
 /** One driver run's figures (absent phases were not asked for). */
@@ -52,11 +73,13 @@ export interface DriverResult {
 const SMALL_TEXT = 'hello, bench';
 
 /** Runs the phases in `process.argv[2]`'s config against `connect` and writes the result to stdout. */
-export async function runDriver(connect: (command: string, args: string[]) => Promise<Connection>): Promise<void> {
+export async function runDriver(
+  connect: (command: string, args: string[], textOf: TextOf) => Promise<Connection>,
+): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as DriverConfig;
   const deadline = performance.now() + config.deadlineMs;
   const result: DriverResult = { truncated: [] };
-  const connection = await connect(config.command, config.args);
+  const connection = await connect(config.command, config.args, await textReader(config.zodResults === true));
   try {
     if (config.phases.includes('seq')) result.seq = await sequential(connection, config, deadline, result);
     if (config.phases.includes('pipe')) result.pipe = await pipelined(connection, config, deadline, result);

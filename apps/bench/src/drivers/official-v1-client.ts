@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runDriver } from './drive';
 
-await runDriver(async (command, args) => {
+await runDriver(async (command, args, textOf) => {
   const client = new Client({ name: 'bench-official-v1-client', version: '1.0.0' });
   const transport = new StdioClientTransport({ command, args, stderr: 'inherit' });
   await client.connect(transport);
@@ -14,8 +14,7 @@ await runDriver(async (command, args) => {
     pid,
     async call(text) {
       const result = await client.callTool({ name: 'echo', arguments: { text } }, undefined, { timeout: 120_000 });
-      const first = (result.content as { type: string; text?: string }[])[0];
-      return first?.type === 'text' ? (first.text ?? '') : '';
+      return textOf(result);
     },
     async big(bytes) {
       const result = await client.callTool({ name: 'big', arguments: { bytes } }, undefined, { timeout: 120_000 });

@@ -1,7 +1,7 @@
 // Issue 7 metric 3 (and 7 over HTTP): per implementation and mode, one server process; its own SDK client at 1, 16
 // and 64 sessions (the floor: the raw client on the raw server), the 10 MB `big` result in stateful JSON mode, then
 // "server alone": the SDK-free raw client at 16 sessions with the server's CPU per call.
-import type { Implementation } from '../build';
+import type { NetworkImplementation as Implementation } from '../build';
 import type { ConcurrentConfig, HttpMode } from '../drivers/concurrent';
 import { ALONE_TARGETS, HTTP_LEVELS, HTTP_MODES } from '../metrics';
 import { addSample } from '../report';

@@ -1,7 +1,7 @@
 // Issue 7 metric 4: heap and RSS growth per idle HTTP session. One fresh server per implementation and round (run
 // with --expose-gc, stateful SSE mode: each SDK's default stateful setup), the raw client opens the sessions
 // (`initialize` + `notifications/initialized`, kept open, no GET stream), and the server reports memory after a GC.
-import type { Implementation } from '../build';
+import type { NetworkImplementation as Implementation } from '../build';
 import { addSample } from '../report';
 import { runConcurrentProcess, startNetworkServer } from '../run';
 import { recorded, type SuiteContext } from './context';

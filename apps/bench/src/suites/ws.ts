@@ -44,3 +44,35 @@ export async function wsRound(context: SuiteContext, name: 'mcpkit' | 'official-
     }
   });
 }
+
+/**
+ * Heap per idle WebSocket connection (after GC) on mcpkit's server and on the floor (a bare `ws` server): the
+ * sessions are opened by mcpkit's client with `initialize` and kept; the difference is what mcpkit holds per connection
+ * beyond ws and node.
+ */
+export async function wsMemoryRound(context: SuiteContext, name: 'mcpkit' | 'raw', round: number): Promise<void> {
+  const { runnables, counts, samples, log } = context;
+  await recorded(context, 'memory-idle-ws-connection', name, round, async () => {
+    const server = await startNetworkServer(name === 'mcpkit' ? runnables.ws.server : runnables.ws.floor, [], true);
+    try {
+      const result = await runConcurrentProcess(runnables.ws.drivers.mcpkit, {
+        url: server.url,
+        mode: 'stateful-json',
+        serverPid: server.pid,
+        cpuFile: server.cpuFile,
+        levels: [],
+        warmupCalls: 0,
+        durationMs: 0,
+        // At least 300: a connection's few KiB drown in GC noise below that (quick mode opens 50 HTTP sessions).
+        memorySessions: Math.max(counts.memorySessions, 300),
+        wsModule: WS_MODULE,
+        deadlineMs: counts.deadlineMs,
+      });
+      if (result.memory === undefined) throw new Error('the memory run reported nothing');
+      addSample(samples, 'memory-idle-ws-connection-heap-bytes', name, result.memory.heapBytesPerSession);
+      log(`  round ${round} ${name} ws memory: ${Math.round(result.memory.heapBytesPerSession)} B heap per connection`);
+    } finally {
+      await server.stop();
+    }
+  });
+}

@@ -3,6 +3,7 @@ import { readAuthorizationCode } from './authorization-response';
 import { type DiscoveryResult, discover } from './discovery';
 import { DpopProver, isDpopNonceChallenge } from './dpop';
 import { OAuthError } from './oauth-error';
+import { bearerInit, discard, dpopInit, isDpopBound, type Outgoing, untilAborted } from './outgoing';
 import { createPkcePair, randomToken } from './pkce';
 import type { OAuthClientProvider } from './provider';
 import { resolveClientCredentials } from './registration';
@@ -38,18 +39,6 @@ export interface OAuthClientOptions {
 const PENDING_TTL_MS = 10 * 60_000;
 const DEFAULT_REFRESH_SKEW_MS = 60_000;
 const DEFAULT_MAX_STEP_UPS = 2;
-
-/** One request through `fetch`: what it is sent with, and how to send it again. */
-interface Outgoing {
-  readonly input: RequestInfo | URL;
-  readonly init: RequestInit | undefined;
-  /** The request URL: DPoP's `htu` is derived from it. */
-  readonly url: URL;
-  /** False for a streamed body, which can be sent once only. */
-  readonly replayable: boolean;
-  /** The input for the next send: the original first, then copies of the spare. */
-  next(): RequestInfo | URL;
-}
 
 /** Why a token is needed: the server's challenge, and for step-up the scope to ask for. */
 interface TokenNeed {
@@ -540,56 +529,10 @@ function checkPkceSupport(authorizationServer: AuthorizationServerMetadata, defa
   );
 }
 
-/** `promise`, or the signal's reason as soon as it aborts (the work behind `promise` goes on for other requests). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
-  if (signal === null || signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 function parseChallenge(response: Response): BearerChallenge | undefined {
   const header = response.headers.get('www-authenticate');
   // A DPoP-only server challenges with DPoP (RFC 9449 §7.1); its parameters mean the same.
   return parseChallengeOf(header, 'bearer') ?? parseChallengeOf(header, 'dpop');
-}
-
-/** RFC 9449 §7.1: the token type `DPoP` (case-insensitive) means the access token is bound to the prover's key. */
-function isDpopBound(tokens: StoredTokens): boolean {
-  return tokens.tokenType.length === 4 && tokens.tokenType.toLowerCase() === 'dpop';
-}
-
-/** The request's own headers, to which the authorization is added. */
-function headersOf({ input, init }: Outgoing): Headers {
-  return new Headers(input instanceof Request && init?.headers === undefined ? input.headers : init?.headers);
-}
-
-function bearerInit(out: Outgoing, tokens: StoredTokens): RequestInit {
-  const headers = headersOf(out);
-  headers.set('Authorization', `Bearer ${tokens.accessToken}`);
-  return { ...out.init, headers };
-}
-
-/** `Authorization: DPoP` and a proof of this request: `htm`, `htu` (the prover drops query and fragment), `ath`. */
-async function dpopInit(out: Outgoing, tokens: StoredTokens, dpop: DpopProver): Promise<RequestInit> {
-  const { input, init, url } = out;
-  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-  const headers = headersOf(out);
-  headers.set('Authorization', `DPoP ${tokens.accessToken}`);
-  headers.set('DPoP', await dpop.proof({ method, url, accessToken: tokens.accessToken }));
-  return { ...init, headers };
 }
 
 /** A second nonce challenge right after answering one: a new authorization would not help, so none is started. */
@@ -601,8 +544,4 @@ async function nonceRefused(server: URL, response: Response): Promise<Authorizat
       'nonce lifetime and clock',
     { serverUrl: server.href, challenge: response.headers.get('www-authenticate') },
   );
-}
-
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
 }

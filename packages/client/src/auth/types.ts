@@ -2,39 +2,13 @@
 // (RFC 6749 §3.2) and the grants that run against it. Field names follow the wire (snake_case) so a document can be
 // used as parsed, after its checks.
 
+import type { AuthorizationServerMetadata } from '@mcpkit/protocol';
 import type { DpopProver } from './dpop';
 
 /** How the client authenticates at the token endpoint (RFC 6749 §2.3, RFC 7523 `private_key_jwt`). */
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
 
-/** Protected resource metadata (RFC 9728) as the MCP server publishes it. */
-export interface ProtectedResourceMetadata {
-  resource: string;
-  authorization_servers?: string[];
-  scopes_supported?: string[];
-  bearer_methods_supported?: string[];
-  resource_name?: string;
-  [key: string]: unknown;
-}
-
-/** Authorization server metadata (RFC 8414, or OpenID Connect discovery). */
-export interface AuthorizationServerMetadata {
-  issuer: string;
-  authorization_endpoint?: string;
-  token_endpoint: string;
-  registration_endpoint?: string;
-  scopes_supported?: string[];
-  response_types_supported?: string[];
-  grant_types_supported?: string[];
-  code_challenge_methods_supported?: string[];
-  token_endpoint_auth_methods_supported?: string[];
-  token_endpoint_auth_signing_alg_values_supported?: string[];
-  /** RFC 9207: the server sends `iss` with the authorization response. */
-  authorization_response_iss_parameter_supported?: boolean;
-  /** Client ID Metadata Documents: an HTTPS URL may be used as `client_id`. */
-  client_id_metadata_document_supported?: boolean;
-  [key: string]: unknown;
-}
+export type { AuthorizationServerMetadata, ProtectedResourceMetadata } from '@mcpkit/protocol';
 
 /** The client's credentials at one authorization server (pre-registered, registered dynamically, or a CIMD URL). */
 export interface ClientCredentials {

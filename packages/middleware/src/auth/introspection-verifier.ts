@@ -1,4 +1,5 @@
 import type { AuthInfo } from '@mcpkit/jsonrpc-core';
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { AuthConfigError, TokenVerificationError } from './errors';
 import { scopesOfClaims } from './scopes';
 import { cachedVerification, type TokenCacheOptions } from './token-cache';
@@ -44,10 +45,6 @@ export interface IntrospectionVerifierOptions {
 /** Form encoding of a client id or secret before Basic auth (RFC 6749 §2.3.1). */
 function formEncode(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function includesAny(actual: unknown, expected: string | readonly string[]): boolean {
@@ -115,7 +112,7 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
         { reason: 'unreachable', cause: error },
       );
     }
-    if (status !== 200 || !isObject(body)) {
+    if (status !== 200 || !isJsonObject(body)) {
       throw new TokenVerificationError(
         'verifier_unavailable',
         status !== 200

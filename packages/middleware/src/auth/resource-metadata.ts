@@ -1,19 +1,7 @@
+import type { ProtectedResourceMetadata } from '@mcpkit/protocol';
 import { AuthConfigError } from './errors';
 
-/** The protected resource metadata document (RFC 9728 §2), as served. */
-export interface ProtectedResourceMetadata {
-  resource: string;
-  authorization_servers?: string[];
-  scopes_supported?: string[];
-  bearer_methods_supported?: string[];
-  resource_name?: string;
-  resource_documentation?: string;
-  resource_policy_uri?: string;
-  resource_tos_uri?: string;
-  jwks_uri?: string;
-  resource_signing_alg_values_supported?: string[];
-  [field: string]: unknown;
-}
+export type { ProtectedResourceMetadata };
 
 /** Options for {@link createProtectedResourceMetadataHandler}. */
 export interface ProtectedResourceMetadataOptions {

@@ -1,22 +1,24 @@
 // The proxy's authorization server metadata (RFC 8414): its own endpoints, never the upstream's.
+import type { AuthorizationServerMetadata } from '@mcpkit/protocol';
 import type { ProxyConfig } from './options';
 
-/** Authorization server metadata as the proxy publishes it. */
-export interface ProxyAuthorizationServerMetadata {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  registration_endpoint: string;
-  jwks_uri: string;
-  response_types_supported: string[];
-  response_modes_supported: string[];
-  grant_types_supported: string[];
-  token_endpoint_auth_methods_supported: string[];
-  code_challenge_methods_supported: string[];
-  scopes_supported?: string[];
-  authorization_response_iss_parameter_supported: boolean;
-  client_id_metadata_document_supported: boolean;
-}
+/** Authorization server metadata as the proxy publishes it: every member it always sets is required. */
+export type ProxyAuthorizationServerMetadata = AuthorizationServerMetadata &
+  Required<
+    Pick<
+      AuthorizationServerMetadata,
+      | 'authorization_endpoint'
+      | 'registration_endpoint'
+      | 'jwks_uri'
+      | 'response_types_supported'
+      | 'response_modes_supported'
+      | 'grant_types_supported'
+      | 'token_endpoint_auth_methods_supported'
+      | 'code_challenge_methods_supported'
+      | 'authorization_response_iss_parameter_supported'
+      | 'client_id_metadata_document_supported'
+    >
+  >;
 
 /** Builds the metadata document once; it only depends on the options. */
 export function buildProxyMetadata(config: ProxyConfig): ProxyAuthorizationServerMetadata {

@@ -7,62 +7,6 @@ export type Cursor = string;
 export type Role = 'user' | 'assistant';
 
 /**
- * A name for programs and a title for people (`BaseMetadata`). `title` exists from 2025-06-18; before it, `name`
- * doubled as the display name.
- */
-export interface BaseMetadata {
-  /** For programmatic use; also the display fallback when `title` is absent. */
-  name: string;
-  /** 2025-06-18+: a human-readable display name. */
-  title?: string;
-}
-
-/**
- * An icon a client may show (`Icon`, 2025-11-25+, SEP-973).
- *
- * @example
- * ```ts
- * const icon: Icon = { src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'light' };
- * ```
- */
-export interface Icon {
-  /** An http(s) URL or a `data:` URI. Consumers SHOULD check the origin before fetching. */
-  src: string;
-  /** Overrides a missing or generic source MIME type. */
-  mimeType?: string;
-  /** `WxH` strings such as `"48x48"`, or `"any"` for scalable formats. */
-  sizes?: string[];
-  /** The background the icon is designed for. */
-  theme?: 'light' | 'dark';
-}
-
-/** Mixin for objects that carry icons (`Icons`, 2025-11-25+). */
-export interface Icons {
-  /** 2025-11-25+: icons a client may display. */
-  icons?: Icon[];
-}
-
-/**
- * Describes an MCP implementation: `clientInfo` / `serverInfo` (`Implementation`).
- *
- * - 2024-11-05 / 2025-03-26: `name` and `version` only.
- * - 2025-06-18: + `title`.
- * - 2025-11-25+: + `description`, `websiteUrl`, `icons`.
- *
- * @example
- * ```ts
- * const serverInfo: Implementation = { name: 'weather', version: '1.2.0', title: 'Weather' };
- * ```
- */
-export interface Implementation extends BaseMetadata, Icons {
-  version: string;
-  /** 2025-11-25+: what this implementation does. */
-  description?: string;
-  /** 2025-11-25+: the implementation's website. */
-  websiteUrl?: string;
-}
-
-/**
  * Common params of every request (`RequestParams`).
  *
  * Era difference: before 2026-07-28 `_meta` (and often `params` itself) is optional; in 2026-07-28 `params` and
@@ -154,3 +98,20 @@ export type ModernResult<R extends Result> = R extends unknown
         ? { ttlMs: number; cacheScope: CacheScope }
         : unknown)
   : never;
+
+export type { BaseMetadata, Icon, Icons, Implementation } from './implementation.js';
+
+/** Asks for task-augmented execution (`TaskMetadata`, the `task` param; 2025-11-25 only). */
+export interface TaskMetadata {
+  /** Requested retention in ms. */
+  ttl?: number;
+}
+
+/**
+ * Params that may ask for task-augmented execution (`TaskAugmentedRequestParams`, 2025-11-25 only): `tools/call`,
+ * `sampling/createMessage`, `elicitation/create`.
+ */
+export interface TaskAugmentedRequestParams extends RequestParams {
+  /** 2025-11-25 only: run as a task; the receiver answers {@link CreateTaskResult} at once. */
+  task?: TaskMetadata;
+}

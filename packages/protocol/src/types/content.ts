@@ -1,6 +1,6 @@
 import type { Role } from './common.js';
+import type { BaseMetadata, Icons } from './implementation.js';
 import type { MetaObject } from './meta.js';
-import type { BlobResourceContents, Resource, TextResourceContents } from './resources.js';
 
 /**
  * Hints for the client about how to use or show an object (`Annotations`; named `Annotated` with inline fields in
@@ -119,3 +119,42 @@ export type SamplingMessageContentBlock =
   | AudioContent
   | ToolUseContent
   | ToolResultContent;
+
+/**
+ * A resource the server can read (`Resource`).
+ *
+ * - `title`: 2025-06-18+. `icons`: 2025-11-25+. `_meta`: 2025-06-18+.
+ *
+ * @example
+ * ```ts
+ * const readme: Resource = { uri: 'file:///project/README.md', name: 'README.md', mimeType: 'text/markdown' };
+ * ```
+ */
+export interface Resource extends BaseMetadata, Icons {
+  uri: string;
+  /** What the resource is; helps a model understand it. */
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  /** Raw size in bytes (before Base64), if known. */
+  size?: number;
+  _meta?: MetaObject;
+}
+
+/** Common fields of resource contents (`ResourceContents`). */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  /** 2025-06-18+. */
+  _meta?: MetaObject;
+}
+
+/** Text contents of a resource (`TextResourceContents`). */
+export interface TextResourceContents extends ResourceContents {
+  text: string;
+}
+
+/** Binary contents of a resource, Base64-encoded (`BlobResourceContents`). */
+export interface BlobResourceContents extends ResourceContents {
+  blob: string;
+}

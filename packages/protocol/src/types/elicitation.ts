@@ -1,5 +1,4 @@
-import type { NotificationParams, RequestParams, Result } from './common.js';
-import type { TaskAugmentedRequestParams } from './tasks.js';
+import type { NotificationParams, RequestParams, Result, TaskAugmentedRequestParams } from './common.js';
 
 /**
  * A string field of an elicitation form (`StringSchema`). `default`: 2025-11-25+ (SEP-1034).

@@ -1,10 +1,5 @@
 import type { NotificationParams, RequestParams } from './common.js';
-
-/**
- * Log severity, per RFC 5424 (`LoggingLevel`), ordered from least to most severe: debug, info, notice, warning,
- * error, critical, alert, emergency.
- */
-export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+import type { LoggingLevel } from './meta.js';
 
 /**
  * Params of `logging/setLevel` (`SetLevelRequestParams`; needs server `logging`). 2024-11-05 … 2025-11-25 only; in
@@ -25,3 +20,5 @@ export interface LoggingMessageNotificationParams extends NotificationParams {
   /** Any JSON-serializable data. */
   data: unknown;
 }
+
+export type { LoggingLevel } from './meta.js';

@@ -1,8 +1,6 @@
 import type { RequestId } from '@mcpkit/jsonrpc-core';
 import type { ClientCapabilities } from './capabilities.js';
-import type { Implementation } from './common.js';
-import type { LoggingLevel } from './logging.js';
-import type { RelatedTaskMetadata } from './tasks.js';
+import type { Implementation } from './implementation.js';
 
 /**
  * A progress token: set it in a request's `_meta.progressToken` to ask for `notifications/progress` about that
@@ -87,4 +85,18 @@ export interface NotificationMetaObject extends MetaObject {
   'io.modelcontextprotocol/subscriptionId'?: RequestId;
   /** 2025-11-25: associates a notification with a task (core tasks). */
   'io.modelcontextprotocol/related-task'?: RelatedTaskMetadata;
+}
+
+/**
+ * Log severity, per RFC 5424 (`LoggingLevel`), ordered from least to most severe: debug, info, notice, warning,
+ * error, critical, alert, emergency.
+ */
+export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/**
+ * Associates a message with a task: `_meta["io.modelcontextprotocol/related-task"]` (`RelatedTaskMetadata`,
+ * 2025-11-25).
+ */
+export interface RelatedTaskMetadata {
+  taskId: string;
 }

@@ -7,30 +7,9 @@ import type {
   PaginatedResult,
   RequestParams,
 } from './common.js';
-import type { Annotations } from './content.js';
+import type { Annotations, BlobResourceContents, Resource, TextResourceContents } from './content.js';
 import type { InputResponseRequestParams } from './input-requests.js';
 import type { MetaObject } from './meta.js';
-
-/**
- * A resource the server can read (`Resource`).
- *
- * - `title`: 2025-06-18+. `icons`: 2025-11-25+. `_meta`: 2025-06-18+.
- *
- * @example
- * ```ts
- * const readme: Resource = { uri: 'file:///project/README.md', name: 'README.md', mimeType: 'text/markdown' };
- * ```
- */
-export interface Resource extends BaseMetadata, Icons {
-  uri: string;
-  /** What the resource is; helps a model understand it. */
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  /** Raw size in bytes (before Base64), if known. */
-  size?: number;
-  _meta?: MetaObject;
-}
 
 /** An RFC 6570 URI template describing a family of resources (`ResourceTemplate`). */
 export interface ResourceTemplate extends BaseMetadata, Icons {
@@ -40,24 +19,6 @@ export interface ResourceTemplate extends BaseMetadata, Icons {
   mimeType?: string;
   annotations?: Annotations;
   _meta?: MetaObject;
-}
-
-/** Common fields of resource contents (`ResourceContents`). */
-export interface ResourceContents {
-  uri: string;
-  mimeType?: string;
-  /** 2025-06-18+. */
-  _meta?: MetaObject;
-}
-
-/** Text contents of a resource (`TextResourceContents`). */
-export interface TextResourceContents extends ResourceContents {
-  text: string;
-}
-
-/** Binary contents of a resource, Base64-encoded (`BlobResourceContents`). */
-export interface BlobResourceContents extends ResourceContents {
-  blob: string;
 }
 
 /** Params of `resources/list` (`PaginatedRequestParams`). */
@@ -112,3 +73,5 @@ export interface UnsubscribeRequestParams extends ResourceRequestParams {}
 export interface ResourceUpdatedNotificationParams extends NotificationParams {
   uri: string;
 }
+
+export type { BlobResourceContents, Resource, ResourceContents, TextResourceContents } from './content.js';

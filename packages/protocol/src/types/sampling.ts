@@ -1,9 +1,8 @@
-import type { RequestParams, Result, Role } from './common.js';
+import type { RequestParams, Result, Role, TaskAugmentedRequestParams } from './common.js';
 import type { AudioContent, ImageContent, SamplingMessageContentBlock, TextContent } from './content.js';
 import type { JSONObject } from './json.js';
 import type { MetaObject } from './meta.js';
-import type { TaskAugmentedRequestParams } from './tasks.js';
-import type { Tool } from './tools.js';
+import type { Tool } from './tool-definition.js';
 
 /** A hint for model selection (`ModelHint`): `name` is matched as a substring of model names. */
 export interface ModelHint {

@@ -41,29 +41,6 @@ export interface Task {
   pollInterval?: number;
 }
 
-/** Asks for task-augmented execution (`TaskMetadata`, the `task` param; 2025-11-25 only). */
-export interface TaskMetadata {
-  /** Requested retention in ms. */
-  ttl?: number;
-}
-
-/**
- * Associates a message with a task: `_meta["io.modelcontextprotocol/related-task"]` (`RelatedTaskMetadata`,
- * 2025-11-25).
- */
-export interface RelatedTaskMetadata {
-  taskId: string;
-}
-
-/**
- * Params that may ask for task-augmented execution (`TaskAugmentedRequestParams`, 2025-11-25 only): `tools/call`,
- * `sampling/createMessage`, `elicitation/create`.
- */
-export interface TaskAugmentedRequestParams extends RequestParams {
-  /** 2025-11-25 only: run as a task; the receiver answers {@link CreateTaskResult} at once. */
-  task?: TaskMetadata;
-}
-
 /** Immediate answer to a task-augmented request (`CreateTaskResult`, 2025-11-25). */
 export interface CreateTaskResult extends Result {
   /** Does not exist in 2025-11-25. */
@@ -160,3 +137,6 @@ export interface UpdateTaskRequestParams extends RequestParams {
  * `subscriptions/listen` stream whose filter listed its id in `taskIds`.
  */
 export interface ModernTaskNotificationParams extends NotificationParams, ModernTask {}
+
+export type { TaskAugmentedRequestParams, TaskMetadata } from './common.js';
+export type { RelatedTaskMetadata } from './meta.js';

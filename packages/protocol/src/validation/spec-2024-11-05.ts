@@ -1,17 +1,5 @@
-import {
-  array,
-  boolean,
-  enumOf,
-  integer,
-  literal,
-  number,
-  object,
-  optional,
-  record,
-  string,
-  union,
-  unknown,
-} from './kit.js';
+import { array, boolean, enumOf, integer, literal, number, object, optional, record, string, unknown } from './kit.js';
+import { union } from './kit-combinators.js';
 import type { RevisionDefinition } from './revision-definition.js';
 import {
   anyObject,

@@ -1,4 +1,5 @@
-import { array, boolean, extend, literal, object, optional, string, union } from './kit.js';
+import { array, boolean, extend, literal, object, optional, string } from './kit.js';
+import { union } from './kit-combinators.js';
 import type { RevisionDefinition } from './revision-definition.js';
 import { methods20241105, parts20241105, types20241105 } from './spec-2024-11-05.js';
 import { anyObject, legacyMessage, messageUnions } from './spec-common.js';

@@ -1,17 +1,5 @@
-import {
-  array,
-  boolean,
-  enumOf,
-  extend,
-  integer,
-  literal,
-  number,
-  object,
-  optional,
-  record,
-  string,
-  union,
-} from './kit.js';
+import { array, boolean, enumOf, extend, integer, literal, number, object, optional, record, string } from './kit.js';
+import { union } from './kit-combinators.js';
 import type { RevisionDefinition } from './revision-definition.js';
 import { methods20241105 } from './spec-2024-11-05.js';
 import { parts20250326, types20250326 } from './spec-2025-03-26.js';

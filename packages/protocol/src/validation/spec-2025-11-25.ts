@@ -1,21 +1,40 @@
 import {
-  allOf,
+  BooleanSchema,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  EnumSchema,
+  elicitValue,
+  LegacyTitledEnumSchema,
+  MultiSelectEnumSchema,
+  NumberSchema,
+  PrimitiveSchemaDefinition,
+  requestedSchema,
+  SingleSelectEnumSchema,
+  StringSchema,
+  selectOption,
+  TitledMultiSelectEnumSchema,
+  TitledSingleSelectEnumSchema,
+  UntitledMultiSelectEnumSchema,
+  UntitledSingleSelectEnumSchema,
+} from './elicitation-2025-11-25.js';
+import {
   array,
   boolean,
   enumOf,
   extend,
   integer,
   literal,
-  nullable,
   number,
   object,
   optional,
   record,
   string,
-  union,
   unknown,
   type Validator,
 } from './kit.js';
+import { allOf, nullable, union } from './kit-combinators.js';
 import type { RevisionDefinition } from './revision-definition.js';
 import { methods20250618, parts20250618, types20250618 } from './spec-2025-06-18.js';
 import {
@@ -29,6 +48,7 @@ import {
   modernRequest,
   requestId,
   role,
+  sharedMessages,
 } from './spec-common.js';
 
 // Revision 2025-11-25 (JSON Schema 2020-12). Request and notification types now carry `jsonrpc` (and `id`) and their
@@ -38,7 +58,7 @@ import {
 
 const previous = types20250618;
 const { meta } = parts20250618;
-const title = optional(string());
+const _title = optional(string());
 const description = optional(string());
 
 const Icon = object(
@@ -215,90 +235,6 @@ const ResourceUpdatedNotificationParams = object(
 );
 const TaskStatusNotificationParams = allOf([NotificationParams, Task], { name: 'TaskStatusNotificationParams' });
 
-// Elicitation.
-const selectOption = object({ const: string(), title: string() });
-const StringSchema = extend(previous.StringSchema, { default: optional(string()) });
-const NumberSchema = extend(previous.NumberSchema, { default: optional(number()) });
-const BooleanSchema = previous.BooleanSchema;
-const UntitledSingleSelectEnumSchema = object(
-  { default: optional(string()), description, enum: array(string()), title, type: literal('string') },
-  { name: 'UntitledSingleSelectEnumSchema' },
-);
-const TitledSingleSelectEnumSchema = object(
-  { default: optional(string()), description, oneOf: array(selectOption), title, type: literal('string') },
-  { name: 'TitledSingleSelectEnumSchema' },
-);
-const multiSelect = {
-  default: optional(array(string())),
-  description,
-  maxItems: optional(integer()),
-  minItems: optional(integer()),
-  title,
-  type: literal('array'),
-};
-const UntitledMultiSelectEnumSchema = object(
-  { ...multiSelect, items: object({ enum: array(string()), type: literal('string') }) },
-  { name: 'UntitledMultiSelectEnumSchema' },
-);
-const TitledMultiSelectEnumSchema = object(
-  { ...multiSelect, items: object({ anyOf: array(selectOption) }) },
-  { name: 'TitledMultiSelectEnumSchema' },
-);
-const LegacyTitledEnumSchema = extend(
-  previous.EnumSchema,
-  { default: optional(string()) },
-  { name: 'LegacyTitledEnumSchema' },
-);
-const SingleSelectEnumSchema = union([UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema], {
-  name: 'SingleSelectEnumSchema',
-});
-const MultiSelectEnumSchema = union([UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema], {
-  name: 'MultiSelectEnumSchema',
-});
-const EnumSchema = union(
-  [
-    UntitledSingleSelectEnumSchema,
-    TitledSingleSelectEnumSchema,
-    UntitledMultiSelectEnumSchema,
-    TitledMultiSelectEnumSchema,
-    LegacyTitledEnumSchema,
-  ],
-  { name: 'EnumSchema' },
-);
-const PrimitiveSchemaDefinition = union(
-  [
-    StringSchema,
-    NumberSchema,
-    BooleanSchema,
-    UntitledSingleSelectEnumSchema,
-    TitledSingleSelectEnumSchema,
-    UntitledMultiSelectEnumSchema,
-    TitledMultiSelectEnumSchema,
-    LegacyTitledEnumSchema,
-  ],
-  { name: 'PrimitiveSchemaDefinition' },
-);
-const requestedSchema = object({
-  $schema: optional(string()),
-  properties: record(PrimitiveSchemaDefinition),
-  required: optional(array(string())),
-  type: literal('object'),
-});
-const ElicitRequestFormParams = object(
-  { _meta: requestMeta, message: string(), mode: optional(literal('form')), requestedSchema, task },
-  { name: 'ElicitRequestFormParams' },
-);
-const ElicitRequestURLParams = object(
-  { _meta: requestMeta, elicitationId: string(), message: string(), mode: literal('url'), task, url: string() },
-  { name: 'ElicitRequestURLParams' },
-);
-const ElicitRequestParams = union([ElicitRequestURLParams, ElicitRequestFormParams], { name: 'ElicitRequestParams' });
-/** See 2025-06-18: numbers with a fraction are accepted where the schema says integer (allow-listed). */
-const elicitValue = union([array(string()), string(), number(), boolean()], {
-  name: 'string | number | boolean | string[]',
-});
-const ElicitResult = extend(previous.ElicitResult, { content: optional(record(elicitValue)) });
-
 // Results.
 const Result = previous.Result;
 const CallToolResult = extend(previous.CallToolResult, { content: array(ContentBlock) });
@@ -324,71 +260,6 @@ const ListResourceTemplatesResult = extend(previous.ListResourceTemplatesResult,
 const ListToolsResult = extend(previous.ListToolsResult, { tools: array(Tool) });
 
 // Requests and notifications (with their JSON-RPC envelope).
-
-/** The params types {@link sharedMessages} builds its requests and notifications from. */
-export interface SharedMessageParams {
-  readonly CallToolRequestParams: Validator;
-  readonly CompleteRequestParams: Validator;
-  readonly GetPromptRequestParams: Validator;
-  readonly PaginatedRequestParams: Validator;
-  readonly ReadResourceRequestParams: Validator;
-  readonly NotificationParams: Validator;
-  readonly CancelledNotificationParams: Validator;
-  readonly LoggingMessageNotificationParams: Validator;
-  readonly ProgressNotificationParams: Validator;
-  readonly ResourceUpdatedNotificationParams: Validator;
-}
-
-/**
- * The requests and notifications of 2025-11-25 that 2026-07-28 keeps, built from one revision's params types. Besides
- * the params, one thing differs: a list request may leave out `params` here, not in 2026-07-28 (it carries `_meta`).
- */
-export function sharedMessages(params: SharedMessageParams, listParamsRequired: boolean) {
-  const list = (name: string, method: string) =>
-    modernRequest(name, method, params.PaginatedRequestParams, listParamsRequired);
-  const listChanged = (name: string, method: string) =>
-    modernNotification(name, method, params.NotificationParams, false);
-  return {
-    CallToolRequest: modernRequest('CallToolRequest', 'tools/call', params.CallToolRequestParams, true),
-    CompleteRequest: modernRequest('CompleteRequest', 'completion/complete', params.CompleteRequestParams, true),
-    GetPromptRequest: modernRequest('GetPromptRequest', 'prompts/get', params.GetPromptRequestParams, true),
-    ListPromptsRequest: list('ListPromptsRequest', 'prompts/list'),
-    ListResourceTemplatesRequest: list('ListResourceTemplatesRequest', 'resources/templates/list'),
-    ListResourcesRequest: list('ListResourcesRequest', 'resources/list'),
-    ListToolsRequest: list('ListToolsRequest', 'tools/list'),
-    ReadResourceRequest: modernRequest('ReadResourceRequest', 'resources/read', params.ReadResourceRequestParams, true),
-    CancelledNotification: modernNotification(
-      'CancelledNotification',
-      'notifications/cancelled',
-      params.CancelledNotificationParams,
-      true,
-    ),
-    LoggingMessageNotification: modernNotification(
-      'LoggingMessageNotification',
-      'notifications/message',
-      params.LoggingMessageNotificationParams,
-      true,
-    ),
-    ProgressNotification: modernNotification(
-      'ProgressNotification',
-      'notifications/progress',
-      params.ProgressNotificationParams,
-      true,
-    ),
-    PromptListChangedNotification: listChanged('PromptListChangedNotification', 'notifications/prompts/list_changed'),
-    ResourceListChangedNotification: listChanged(
-      'ResourceListChangedNotification',
-      'notifications/resources/list_changed',
-    ),
-    ResourceUpdatedNotification: modernNotification(
-      'ResourceUpdatedNotification',
-      'notifications/resources/updated',
-      params.ResourceUpdatedNotificationParams,
-      true,
-    ),
-    ToolListChangedNotification: listChanged('ToolListChangedNotification', 'notifications/tools/list_changed'),
-  };
-}
 
 const {
   CallToolRequest,

@@ -1,8 +1,6 @@
 import {
-  allOf,
   array,
   boolean,
-  choose,
   enumOf,
   extend,
   integer,
@@ -13,16 +11,14 @@ import {
   omit,
   optional,
   record,
-  refine,
-  reject,
   type Shape,
   string,
-  union,
   unknown,
   type Validator,
 } from './kit.js';
+import { allOf, choose, refine, reject, union } from './kit-combinators.js';
 import type { RevisionDefinition } from './revision-definition.js';
-import { parts20251125, sharedMessages, types20251125 } from './spec-2025-11-25.js';
+import { parts20251125, types20251125 } from './spec-2025-11-25.js';
 import {
   anyObject,
   ErrorObject,
@@ -33,6 +29,7 @@ import {
   modernNotification,
   modernRequest,
   requestId,
+  sharedMessages,
 } from './spec-common.js';
 
 // Revision 2026-07-28: stateless. No initialize/ping/logging/setLevel/resources/subscribe/tasks in core; every

@@ -9,10 +9,10 @@ import {
   object,
   optional,
   string,
-  union,
   unknown,
   type Validator,
 } from './kit.js';
+import { union } from './kit-combinators.js';
 
 // Pieces that are the same in every revision's schema, and the two shapes a request/notification type takes:
 // up to 2025-06-18 a `FooRequest` is `{method, params}` (the JSON-RPC envelope is `JSONRPCRequest`), from 2025-11-25
@@ -139,5 +139,70 @@ export function messageUnions(types: Readonly<Record<string, Validator>>, method
     ServerNotification: unionOf(Object.values(methods.serverNotifications), 'ServerNotification'),
     ServerRequest: unionOf(Object.values(methods.serverRequests), 'ServerRequest'),
     ServerResult: unionOf(resultsOf(methods.clientRequests), 'ServerResult'),
+  };
+}
+
+/** The params types {@link sharedMessages} builds its requests and notifications from. */
+export interface SharedMessageParams {
+  readonly CallToolRequestParams: Validator;
+  readonly CompleteRequestParams: Validator;
+  readonly GetPromptRequestParams: Validator;
+  readonly PaginatedRequestParams: Validator;
+  readonly ReadResourceRequestParams: Validator;
+  readonly NotificationParams: Validator;
+  readonly CancelledNotificationParams: Validator;
+  readonly LoggingMessageNotificationParams: Validator;
+  readonly ProgressNotificationParams: Validator;
+  readonly ResourceUpdatedNotificationParams: Validator;
+}
+
+/**
+ * The requests and notifications of 2025-11-25 that 2026-07-28 keeps, built from one revision's params types. Besides
+ * the params, one thing differs: a list request may leave out `params` here, not in 2026-07-28 (it carries `_meta`).
+ */
+export function sharedMessages(params: SharedMessageParams, listParamsRequired: boolean) {
+  const list = (name: string, method: string) =>
+    modernRequest(name, method, params.PaginatedRequestParams, listParamsRequired);
+  const listChanged = (name: string, method: string) =>
+    modernNotification(name, method, params.NotificationParams, false);
+  return {
+    CallToolRequest: modernRequest('CallToolRequest', 'tools/call', params.CallToolRequestParams, true),
+    CompleteRequest: modernRequest('CompleteRequest', 'completion/complete', params.CompleteRequestParams, true),
+    GetPromptRequest: modernRequest('GetPromptRequest', 'prompts/get', params.GetPromptRequestParams, true),
+    ListPromptsRequest: list('ListPromptsRequest', 'prompts/list'),
+    ListResourceTemplatesRequest: list('ListResourceTemplatesRequest', 'resources/templates/list'),
+    ListResourcesRequest: list('ListResourcesRequest', 'resources/list'),
+    ListToolsRequest: list('ListToolsRequest', 'tools/list'),
+    ReadResourceRequest: modernRequest('ReadResourceRequest', 'resources/read', params.ReadResourceRequestParams, true),
+    CancelledNotification: modernNotification(
+      'CancelledNotification',
+      'notifications/cancelled',
+      params.CancelledNotificationParams,
+      true,
+    ),
+    LoggingMessageNotification: modernNotification(
+      'LoggingMessageNotification',
+      'notifications/message',
+      params.LoggingMessageNotificationParams,
+      true,
+    ),
+    ProgressNotification: modernNotification(
+      'ProgressNotification',
+      'notifications/progress',
+      params.ProgressNotificationParams,
+      true,
+    ),
+    PromptListChangedNotification: listChanged('PromptListChangedNotification', 'notifications/prompts/list_changed'),
+    ResourceListChangedNotification: listChanged(
+      'ResourceListChangedNotification',
+      'notifications/resources/list_changed',
+    ),
+    ResourceUpdatedNotification: modernNotification(
+      'ResourceUpdatedNotification',
+      'notifications/resources/updated',
+      params.ResourceUpdatedNotificationParams,
+      true,
+    ),
+    ToolListChangedNotification: listChanged('ToolListChangedNotification', 'notifications/tools/list_changed'),
   };
 }

@@ -1,5 +1,7 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { VALID, type ValidationIssue, type ValidationResult } from './issues.js';
-import { allOf, explainAll, type Validator } from './kit.js';
+import type { Validator } from './kit.js';
+import { allOf, explainAll } from './kit-combinators.js';
 import type { RevisionDefinition, SchemaRevision } from './revision-definition.js';
 import { revision20241105 } from './spec-2024-11-05.js';
 import { revision20250326 } from './spec-2025-03-26.js';
@@ -107,10 +109,6 @@ function runner(validator: Validator): (value: unknown) => ValidationResult {
   return (value) => (check(value) ? VALID : { ok: false, issues: explainAll(validator, value) });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function failure(issue: ValidationIssue): ValidationResult {
   return Object.freeze({ ok: false as const, issues: Object.freeze([Object.freeze(issue)]) });
 }
@@ -151,14 +149,14 @@ function compile(definition: RevisionDefinition): McpValidators {
     const checks = new Map<string, (value: unknown) => boolean>();
     for (const [method, validator] of table) checks.set(method, validator.check);
     return (message) => {
-      if (isObject(message)) {
+      if (isJsonObject(message)) {
         const method = message.method;
         if (typeof method === 'string') {
           const check = checks.get(method);
           if (check?.(message) === true) return VALID;
         }
       }
-      const method = isObject(message) ? message.method : undefined;
+      const method = isJsonObject(message) ? message.method : undefined;
       const validator = typeof method === 'string' ? table.get(method) : undefined;
       if (validator !== undefined) return { ok: false, issues: explainAll(validator, message) };
       const issues: ValidationIssue[] = [];

@@ -1,28 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { VALID, type ValidationIssue } from '../../src/validation/issues.js';
 import {
-  allOf,
   array,
   boolean,
-  choose,
   enumOf,
   extend,
   integer,
   literal,
-  nullable,
   number,
   object,
   omit,
   optional,
   record,
-  refine,
-  reject,
   string,
-  union,
   unknown,
   type Validator,
-  validate,
 } from '../../src/validation/kit.js';
+import { allOf, choose, nullable, refine, reject, union, validate } from '../../src/validation/kit-combinators.js';
 
 function issuesOf(validator: Validator, value: unknown): ValidationIssue[] {
   const result = validate(validator, value);

@@ -1,7 +1,7 @@
-import type { JsonRpcParams, Middleware, RequestId } from '@mcpkit/jsonrpc-core';
+import type { Middleware } from '@mcpkit/jsonrpc-core';
 import type { ServerRequestContext } from '../context';
 import type { ServerNotificationContext } from '../notification-context';
-import type { ServerSession } from '../session';
+import type { OutboundHook, OutboundMessage } from '../session';
 import type { ContextVariableMap } from './variables';
 
 /** What a server middleware sees: an inbound request or an inbound notification (tell them apart by `ctx.kind`). */
@@ -30,28 +30,4 @@ export type ServerContext<V extends object = ContextVariableMap> =
  */
 export type ServerMiddleware<V extends object = ContextVariableMap> = Middleware<ServerContext<V>, unknown>;
 
-/** A message the server is about to send: a notification, or a server→client request (legacy era). */
-export interface OutboundMessage {
-  readonly kind: 'notification' | 'request';
-  /** May be replaced by a hook before it calls `next`. */
-  method: string;
-  /** May be replaced by a hook before it calls `next` (for example with trace context in `_meta`). */
-  params: JsonRpcParams | undefined;
-  /** The session it goes to; `undefined` for a stateless request's notifications. */
-  readonly session: ServerSession | undefined;
-  /** The inbound request it belongs to (progress, logs, asks), if any. */
-  readonly relatedRequestId: RequestId | undefined;
-}
-
-/**
- * Around every outbound notification and server→client request (for logging and tracing). Call `next()` to send;
- * change `message.params` first to send something else (e.g. trace context in `params._meta`). For a request, `next`
- * resolves to the client's result. Not calling `next` drops a notification.
- *
- * @example
- * server.useOutbound(async (message, next) => {
- *   console.error('→', message.method);
- *   return next();
- * });
- */
-export type OutboundHook = Middleware<OutboundMessage, unknown>;
+export type { OutboundHook, OutboundMessage };

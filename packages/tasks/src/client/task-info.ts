@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import type { InputRequests, TaskStatus } from '@mcpkit/protocol';
 
 /** A task as the client sees it, the same in both eras (2025-11-25 `ttl`/`pollInterval` read as `…Ms`). */
@@ -15,13 +16,9 @@ export interface TaskInfo {
   inputRequests?: InputRequests;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Reads a task of either vocabulary (a `tasks/get` result, a notification's params, a `CreateTaskResult`'s task). */
 export function readTaskInfo(raw: unknown): TaskInfo | undefined {
-  if (!isObject(raw) || typeof raw.taskId !== 'string' || typeof raw.status !== 'string') return undefined;
+  if (!isJsonObject(raw) || typeof raw.taskId !== 'string' || typeof raw.status !== 'string') return undefined;
   const info: TaskInfo = {
     taskId: raw.taskId,
     status: raw.status as TaskStatus,
@@ -32,7 +29,7 @@ export function readTaskInfo(raw: unknown): TaskInfo | undefined {
   if (typeof raw.statusMessage === 'string') info.statusMessage = raw.statusMessage;
   const poll = raw.pollIntervalMs ?? raw.pollInterval;
   if (typeof poll === 'number') info.pollIntervalMs = poll;
-  if (isObject(raw.inputRequests)) info.inputRequests = raw.inputRequests as InputRequests;
+  if (isJsonObject(raw.inputRequests)) info.inputRequests = raw.inputRequests as InputRequests;
   return info;
 }
 

@@ -1,4 +1,4 @@
-import { JsonRpcError } from '@mcpkit/jsonrpc-core';
+import { isJsonObject, JsonRpcError } from '@mcpkit/jsonrpc-core';
 import {
   hasCapability,
   invalidParamsError,
@@ -30,10 +30,6 @@ export interface TaskMethodsContext {
 
 type Params = Record<string, unknown> | undefined;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** 2026-07-28: the tasks methods answer only requests whose client capabilities declare the extension. */
 function requireExtension(ctx: ServerRequestContext): void {
   if (!hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID])) {
@@ -46,7 +42,7 @@ function requireExtension(ctx: ServerRequestContext): void {
 
 /** Whether `answer` has the shape of a result of `method` (enough to hand it to the handler). */
 function answerFits(method: string, answer: unknown): boolean {
-  if (!isObject(answer)) return false;
+  if (!isJsonObject(answer)) return false;
   switch (method) {
     case 'elicitation/create':
       return answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel';
@@ -63,7 +59,7 @@ function answerFits(method: string, answer: unknown): boolean {
 function payload(record: TaskRecord): Record<string, unknown> {
   const result = record.result;
   if (result !== undefined && (record.status === 'completed' || record.status === 'failed')) {
-    const meta = isObject(result._meta) ? result._meta : undefined;
+    const meta = isJsonObject(result._meta) ? result._meta : undefined;
     return { ...result, _meta: { ...meta, [MetaKeys.RelatedTask]: { taskId: record.taskId } } };
   }
   const error = record.error ?? { code: -32603, message: `Task ${record.taskId} ended without a result` };
@@ -168,7 +164,7 @@ export function installTaskMethods(server: Server, tasks: TaskMethodsContext): v
     async update(params: Params, ctx: ServerRequestContext) {
       requireExtension(ctx);
       const responses = params?.inputResponses;
-      if (!isObject(responses)) {
+      if (!isJsonObject(responses)) {
         throw invalidParamsError('tasks/update needs params.inputResponses (an object of answers by key)', {
           inputResponses: responses,
         });

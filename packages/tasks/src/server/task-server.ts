@@ -1,4 +1,10 @@
-import { JsonRpcError, JsonRpcErrorCode, type JsonRpcParams, type JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import {
+  isJsonObject,
+  JsonRpcError,
+  JsonRpcErrorCode,
+  type JsonRpcParams,
+  type JsonRpcRequest,
+} from '@mcpkit/jsonrpc-core';
 import {
   type CallToolResult,
   hasCapability,
@@ -8,7 +14,7 @@ import {
 } from '@mcpkit/protocol';
 import {
   type DispatchContext,
-  type McpServer,
+  type McpToolServer,
   type Server,
   type ServerMiddleware,
   type ServerRequestContext,
@@ -34,10 +40,6 @@ import type { TaskServerOptions, TaskToolOptions } from './task-server-options';
 
 const MIN_TTL_MS = 1_000;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The params kept with a task: what the handler needs to run again (the task and MRTR fields dropped). */
 function storedParams(params: Record<string, unknown>): Record<string, unknown> {
   const { task: _task, inputResponses: _responses, requestState: _state, ...kept } = params;
@@ -51,10 +53,10 @@ function firstText(result: CallToolResult): string {
 
 /** `result` without a capability key (the other era's tasks vocabulary). */
 function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknown {
-  if (!isObject(result) || !isObject(result.capabilities)) return result;
+  if (!isJsonObject(result) || !isJsonObject(result.capabilities)) return result;
   const capabilities: Record<string, unknown> = { ...result.capabilities };
   if (key === 'tasks') delete capabilities.tasks;
-  else if (isObject(capabilities.extensions)) {
+  else if (isJsonObject(capabilities.extensions)) {
     const extensions = { ...capabilities.extensions };
     delete extensions[TASKS_EXTENSION_ID];
     if (Object.keys(extensions).length === 0) delete capabilities.extensions;
@@ -88,7 +90,7 @@ export class TaskServer {
   readonly instanceId: string;
   /** Settles once unfinished tasks of a previous process were resumed or failed (`recover`). */
   readonly ready: Promise<void>;
-  readonly #mcp: McpServer;
+  readonly #mcp: McpToolServer;
   readonly #server: Server;
   readonly #identity: IdentityOf;
   readonly #tools: Record<string, TaskToolOptions>;
@@ -104,7 +106,7 @@ export class TaskServer {
   readonly #bus: TaskBus | undefined;
   readonly #resuming = new Map<string, TaskRecord>();
 
-  constructor(mcp: McpServer, options: TaskServerOptions = {}) {
+  constructor(mcp: McpToolServer, options: TaskServerOptions = {}) {
     this.#mcp = mcp;
     this.#server = mcp.server;
     this.store = options.store ?? new InMemoryTaskStore();
@@ -324,7 +326,7 @@ export class TaskServer {
     if (task.era === 'legacy') return task.notify(method, params);
     // 2026-07-28 has no stream for a task's request-scoped notifications once the call was answered: progress
     // becomes the task's statusMessage; log messages have nowhere to go.
-    if (method !== 'notifications/progress' || !isObject(params)) return Promise.resolve();
+    if (method !== 'notifications/progress' || !isJsonObject(params)) return Promise.resolve();
     const { progress, total, message } = params as { progress?: unknown; total?: unknown; message?: unknown };
     const text =
       typeof message === 'string' ? message : `${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
@@ -332,7 +334,7 @@ export class TaskServer {
   }
 
   async #complete(task: RunningTask, result: unknown): Promise<void> {
-    if (!isObject(result)) {
+    if (!isJsonObject(result)) {
       await this.#settle(task, {
         status: 'failed',
         statusMessage: 'The tool returned no result object',

@@ -1,6 +1,13 @@
 import type { AuthInfo, RequestId } from '@mcpkit/jsonrpc-core';
 import { isLegacyVersion, isModernVersion, type McpHeaderParam, MetaKeys } from '@mcpkit/protocol';
-import { McpServer, type MessageBus, type Server, type ServerSession, shareBroadcasts } from '@mcpkit/server';
+import {
+  type McpToolServer,
+  type MessageBus,
+  type Server,
+  type ServerSession,
+  serverOf,
+  shareBroadcasts,
+} from '@mcpkit/server';
 import { ClusterLink } from './cluster/cluster-link';
 import type { SessionStore } from './cluster/session-store';
 import type { EndpointContext } from './endpoint-context';
@@ -198,10 +205,10 @@ function randomInstanceId(): string {
  * const handler = createStreamableHttpHandler(server, { sessionStore, eventStore, bus });
  */
 export function createStreamableHttpHandler(
-  server: McpServer | Server,
+  server: McpToolServer | Server,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
-  return new StreamableHttpEndpoint(server instanceof McpServer ? server.server : server, options);
+  return new StreamableHttpEndpoint(serverOf(server), options);
 }
 
 class StreamableHttpEndpoint implements StreamableHttpHandler {

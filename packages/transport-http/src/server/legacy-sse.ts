@@ -8,7 +8,7 @@ import {
   type TransportSendOptions,
   validateMessage,
 } from '@mcpkit/jsonrpc-core';
-import { McpServer, type MessageBus, type Server } from '@mcpkit/server';
+import { type McpToolServer, type MessageBus, type Server, serverOf } from '@mcpkit/server';
 import type { HandleExtra } from './handler';
 import { HeaderGate } from './header-gate';
 import { httpRefusalOf } from './http-refusal';
@@ -149,8 +149,8 @@ function defaultPrincipal(auth: AuthInfo): string | undefined {
  * mcp.use(bearer.middleware); // per-tool scopes: a refusal answers the POST with 403
  * const sse = bearer.protect(createSseHandler(mcp));
  */
-export function createSseHandler(server: McpServer | Server, options: SseHandlerOptions = {}): SseHandler {
-  const core = server instanceof McpServer ? server.server : server;
+export function createSseHandler(server: McpToolServer | Server, options: SseHandlerOptions = {}): SseHandler {
+  const core = serverOf(server);
   const policy = new HostOriginPolicy(options);
   const endpoint = options.endpoint ?? '/messages';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

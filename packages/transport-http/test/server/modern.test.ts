@@ -1,4 +1,5 @@
 import { encodeHeaderValue } from '@mcpkit/protocol';
+import { McpServer } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import {
   assertWire,
@@ -6,6 +7,7 @@ import {
   handlerFor,
   type Loose,
   MODERN,
+  makeServer,
   messagesOf,
   modernRequest,
   post,
@@ -214,5 +216,19 @@ describe('2026-07-28 header validation (-32020)', () => {
     tool.update({ inputSchema: { type: 'object', properties: { zone: { type: 'string' } } } });
     const ok = await handler.handle(post(call('late', { zone: 'a' })));
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('a server from another copy of @mcpkit/server', () => {
+  it('is served by its shape, not instanceof (two copies of the package loaded: a bundled transport and the app)', async () => {
+    const { server } = makeServer();
+    // What a second copy's McpServer looks like from here: same shape, another class.
+    const foreign = Object.assign(Object.create(null), { server: server.server }) as unknown as McpServer;
+    expect(foreign instanceof McpServer).toBe(false);
+    const { createStreamableHttpHandler } = await import('../../src/index');
+    const handler = createStreamableHttpHandler(foreign, { responseMode: 'json' });
+    const response = await handler.handle(post(call('echo', { text: 'copy' })));
+    const message = await response.json();
+    expect(message.result).toMatchObject({ content: [{ type: 'text', text: 'copy' }] });
   });
 });

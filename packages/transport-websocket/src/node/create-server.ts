@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AuthInfo, MessageInfo } from '@mcpkit/jsonrpc-core';
-import { McpServer, type MessageBus, Server, shareBroadcasts } from '@mcpkit/server';
+import { type McpToolServer, type MessageBus, type Server, serverOf, shareBroadcasts } from '@mcpkit/server';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MCP_SUBPROTOCOL } from '../client-transport';
 import { isLoopbackAddress, originAllowed } from './origin-policy';
@@ -105,8 +105,8 @@ export async function createWebSocketServer(
   const report = (error: Error) => options.onerror?.(error);
   let releaseBus: (() => Promise<void>) | undefined;
   if (options.bus !== undefined) {
-    const server = mcpServer instanceof McpServer ? mcpServer.server : mcpServer;
-    if (!(server instanceof Server)) {
+    const server = serverOf(mcpServer as McpToolServer | Server);
+    if (typeof (server as Partial<Server>).dispatch !== 'function') {
       throw new TypeError('createWebSocketServer: the bus option needs an McpServer or Server to share broadcasts of');
     }
     releaseBus = await shareBroadcasts(server, options.bus, report);

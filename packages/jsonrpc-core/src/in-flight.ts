@@ -1,0 +1,198 @@
+// What the peer keeps per request in flight, both ways: the handlers running for inbound requests (per connection),
+// and the outgoing requests awaiting their responses. Plain state and small helpers; the peer drives them.
+import type { InboundRequestContext } from './context';
+import {
+  ConnectionClosedError,
+  JsonRpcError,
+  JsonRpcErrorCode,
+  RequestAbortedError,
+  RequestTimeoutError,
+  UnknownResponseError,
+} from './errors';
+import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest, RequestId } from './messages';
+import type { Transport, TransportSendOptions } from './transport';
+
+/** The handlers running on one connection: one in a field while requests come one at a time, a map beyond. */
+export interface RunningHandlers {
+  /** The running handler while only one runs (sequential clients): no map for it. */
+  one: InboundRequestContext | undefined;
+  /** The running handlers while two or more run at once; dropped when none is left. */
+  running: Map<RequestId, InboundRequestContext> | undefined;
+}
+
+// Idle and sequential connections are the many: they keep their one running handler in a field, and only a
+// connection with concurrent requests pays for a map.
+export function trackRunning(connection: RunningHandlers, ctx: InboundRequestContext): void {
+  const running = connection.running;
+  if (running !== undefined) {
+    running.set(ctx.requestId, ctx);
+    return;
+  }
+  const one = connection.one;
+  if (one === undefined || one.requestId === ctx.requestId) {
+    connection.one = ctx; // a repeated id replaces the older entry, as Map.set would
+    return;
+  }
+  connection.one = undefined;
+  connection.running = new Map([
+    [one.requestId, one],
+    [ctx.requestId, ctx],
+  ]);
+}
+
+export function untrackRunning(connection: RunningHandlers, ctx: InboundRequestContext): void {
+  if (connection.one === ctx) {
+    connection.one = undefined;
+    return;
+  }
+  const running = connection.running;
+  if (running === undefined || running.get(ctx.requestId) !== ctx) return;
+  running.delete(ctx.requestId);
+  if (running.size === 0) connection.running = undefined;
+}
+
+export function findRunning(connection: RunningHandlers, id: RequestId): InboundRequestContext | undefined {
+  const one = connection.one;
+  if (one !== undefined) return one.requestId === id ? one : undefined;
+  return connection.running?.get(id);
+}
+
+export function takeRunning(connection: RunningHandlers): InboundRequestContext[] {
+  const one = connection.one;
+  const running = connection.running;
+  connection.one = undefined;
+  connection.running = undefined;
+  if (one !== undefined) return [one];
+  return running === undefined ? [] : [...running.values()];
+}
+
+/** An outgoing request awaiting its response. */
+export interface PendingRequest {
+  readonly request: JsonRpcRequest;
+  readonly relatedRequestId: RequestId | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (reason: unknown) => void;
+  readonly onProgress: ((progress: unknown) => void) | undefined;
+  readonly resetOnProgress: boolean;
+  /** The idle timeout (0: none), for the error message. */
+  readonly timeoutMs: number;
+  /** The max-total timeout (0: none), for the error message. */
+  readonly maxTotalMs: number;
+  /** When the idle timeout expires (`now()` time; Infinity: never); moved on by progress. */
+  idleDeadline: number;
+  /** When the max-total timeout expires (Infinity: never). */
+  readonly totalDeadline: number;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  /**
+   * Set when the transport cancels this request itself (`Transport.cancelsBySignal`): aborted instead of sending the
+   * protocol's cancellation notification.
+   */
+  readonly cancel: AbortController | undefined;
+}
+
+export function timeoutValue(value: number | undefined, name: string): number {
+  if (value === undefined || value === 0 || value === Number.POSITIVE_INFINITY) return 0;
+  if (!(value > 0))
+    throw new RangeError(`${name} must be a positive number of milliseconds, 0 or Infinity; got ${value}`);
+  return value;
+}
+
+export function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+export function errorObjectOf(error: unknown): JsonRpcErrorObject {
+  if (JsonRpcError.is(error)) {
+    return error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data };
+  }
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return { code: JsonRpcErrorCode.InternalError, message: message || 'Internal error' };
+}
+
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
+
+export function describeId(id: RequestId): string {
+  return typeof id === 'string' ? JSON.stringify(id) : String(id);
+}
+
+/** Removes a settled request's abort listener. */
+export function releasePending(entry: PendingRequest): void {
+  if (entry.onAbort !== undefined) {
+    entry.signal!.removeEventListener('abort', entry.onAbort);
+    entry.onAbort = undefined;
+  }
+}
+
+// The errors a request in flight ends with, each naming the method, the id and why.
+
+export function timeoutError(entry: PendingRequest, timeoutMs: number, maxTotal: boolean): RequestTimeoutError {
+  const { id, method } = entry.request;
+  return new RequestTimeoutError(
+    maxTotal
+      ? `Request '${method}' (id ${describeId(id)}) exceeded its maximum total time of ${timeoutMs} ms (maxTotalTimeoutMs)`
+      : `Request '${method}' (id ${describeId(id)}) got no response${entry.onProgress ? ' or progress' : ''} for ${timeoutMs} ms (timeoutMs)`,
+    { method, requestId: id, timeoutMs, maxTotal },
+  );
+}
+
+export function abortedError(entry: PendingRequest, reason: unknown): RequestAbortedError {
+  const { id, method } = entry.request;
+  return new RequestAbortedError(`Request '${method}' (id ${describeId(id)}) was aborted`, {
+    method,
+    requestId: id,
+    reason,
+  });
+}
+
+export function cancelledByPeerError(target: InboundRequestContext, reason: unknown): RequestAbortedError {
+  return new RequestAbortedError(
+    `Request '${target.method}' (id ${describeId(target.requestId)}) was cancelled by the peer`,
+    { method: target.method, requestId: target.requestId, reason },
+  );
+}
+
+export function closedWhilePendingError(entry: PendingRequest, reason: Error | undefined): ConnectionClosedError {
+  const { id, method } = entry.request;
+  return new ConnectionClosedError(
+    `The connection closed while request '${method}' (id ${describeId(id)}) was pending${reason ? `: ${reason.message}` : ''}`,
+    { method, requestId: id },
+    reason ? { cause: reason } : undefined,
+  );
+}
+
+export function closedWhileHandlingError(ctx: InboundRequestContext, reason: Error | undefined): ConnectionClosedError {
+  return new ConnectionClosedError(
+    `The connection closed while request '${ctx.method}' (id ${describeId(ctx.requestId)}) was being handled${reason ? `: ${reason.message}` : ''}`,
+    { method: ctx.method, requestId: ctx.requestId },
+    reason ? { cause: reason } : undefined,
+  );
+}
+
+export function unknownResponseError(id: RequestId): UnknownResponseError {
+  return new UnknownResponseError(
+    `Received a response for unknown request id ${describeId(id)}; it probably arrived after the request timed out or was aborted`,
+    { id },
+  );
+}
+
+/** Sends without a caller to tell: failures go to `onFailure`; never throws, never leaves a rejection unhandled. */
+export function transmit(
+  transport: Transport,
+  message: JsonRpcMessage,
+  options: TransportSendOptions | undefined,
+  onFailure: (error: unknown) => void,
+): void {
+  let sent: Promise<void> | void;
+  try {
+    sent = transport.send(message, options);
+  } catch (error) {
+    onFailure(error);
+    return;
+  }
+  if (isPromiseLike(sent)) sent.then(undefined, onFailure);
+}

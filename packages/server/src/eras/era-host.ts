@@ -1,0 +1,50 @@
+// What an era strategy needs of the server it serves (`Server` builds one for each of its two eras): the era rules,
+// the method table, the middleware, what the server says about itself, and who is listening.
+import type { Implementation, ServerCapabilities } from '@mcpkit/protocol';
+import type { DispatchContext, ServerRequestContext } from '../context';
+import type { Era } from '../era';
+import type { EraRules } from '../era-rules';
+import type { ServerRequestHandler } from '../handlers';
+import type { ListenStream } from '../listen-stream';
+import type { ServerSession } from '../session';
+
+/** The server as its era strategies see it. */
+export interface EraHost {
+  readonly rules: EraRules;
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  /** The capabilities declared now. */
+  capabilities(): ServerCapabilities;
+  /** Whether `logging` is declared (read per request: registrations may add it). */
+  loggingDeclared(): boolean;
+  /** The handler of `method`, if one is registered. */
+  handler(method: string): ServerRequestHandler<never> | undefined;
+  /** Whether any middleware is installed. */
+  hasMiddleware(): boolean;
+  /** Runs `handler` inside the middleware (or straight away when there is none, or the request is internal). */
+  run(ctx: ServerRequestContext, dctx: DispatchContext, handler: () => unknown): unknown;
+  readonly sessions: ReadonlySet<ServerSession>;
+  readonly streams: ReadonlySet<ListenStream>;
+  declares(path: readonly string[]): boolean;
+  /** Where failures nobody awaits go (`Server.onerror`). */
+  report(error: unknown): void;
+}
+
+/**
+ * One protocol era's behaviour on the server side, behind one object: how a request of the era is read and run
+ * (envelope or session, version, gates, context, completion) and how the era's listeners hear about changes.
+ */
+export interface EraStrategy {
+  readonly era: Era;
+  /** Reads, checks and runs one request of this era; resolves with its (completed) result. */
+  handle(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    dctx: DispatchContext,
+    session: ServerSession | undefined,
+  ): Promise<unknown>;
+  /** Tells this era's listeners that a list changed (legacy sessions, or modern listen streams that asked). */
+  listChanged(kind: 'tools' | 'prompts' | 'resources'): void;
+  /** Tells this era's listeners that the resource at `uri` changed. */
+  resourceUpdated(uri: string): void;
+}

@@ -1,0 +1,116 @@
+// The 2024-11-05 … 2025-11-25 era on the server side: a session negotiates its version with `initialize` and keeps
+// what the client declared; a request runs with the session's version, capabilities and log level; asking the client
+// is a real server→client request; and changes reach the sessions (list_changed when declared, resource updates to
+// those that subscribed).
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
+import type { InitializeResult } from '@mcpkit/protocol';
+import { type DispatchContext, ServerRequestContext } from '../context';
+import type { ServerSession } from '../session';
+import type { EraHost, EraStrategy } from './era-host';
+import { JsonInterner } from './interned';
+
+/** The legacy era's strategy. */
+export class LegacyEra implements EraStrategy {
+  readonly era = 'legacy' as const;
+  readonly #host: EraHost;
+  /** What sessions declared in `initialize`, shared between the sessions that declared the same. */
+  readonly #interned = new JsonInterner();
+
+  constructor(host: EraHost) {
+    this.#host = host;
+  }
+
+  async handle(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    dctx: DispatchContext,
+    session: ServerSession | undefined,
+  ): Promise<unknown> {
+    const host = this.#host;
+    if (method === 'initialize') {
+      if (!host.hasMiddleware()) return this.#initialize(params, session);
+      return host.run(this.#openingContext(dctx, params, session), dctx, () => this.#initialize(params, session));
+    }
+    const version = session?.protocolVersion;
+    if (version === undefined || session?.era !== 'legacy') {
+      if (method === 'ping' && host.rules.legacyVersions.length > 0) {
+        if (!host.hasMiddleware()) return {};
+        return host.run(this.#openingContext(dctx, params, session), dctx, () => ({}));
+      }
+      throw host.rules.uninitializedError(method, params);
+    }
+    const handler = host.rules.gate(method, version, params, host.handler(method));
+    const ctx = new ServerRequestContext(
+      dctx,
+      'legacy',
+      version,
+      session.clientCapabilities ?? {},
+      session.clientInfo,
+      session,
+      session.logLevel,
+      host.loggingDeclared(),
+      false,
+    );
+    return host.run(ctx, dctx, () => handler(params as never, ctx));
+  }
+
+  listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    const host = this.#host;
+    if (!host.declares([kind, 'listChanged'])) return;
+    const method = `notifications/${kind}/list_changed`;
+    for (const session of host.sessions) {
+      if (session.era === 'legacy' && session.protocolVersion !== undefined) {
+        session.notify(method).catch((error) => host.report(error));
+      }
+    }
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const session of this.#host.sessions) {
+      if (session.era === 'legacy' && session.resourceSubscriptions.has(uri)) {
+        session.notify('notifications/resources/updated', { uri }).catch((error) => this.#host.report(error));
+      }
+    }
+  }
+
+  /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */
+  #openingContext(
+    dctx: DispatchContext,
+    params: Record<string, unknown> | undefined,
+    session: ServerSession | undefined,
+  ): ServerRequestContext {
+    const requested = params?.protocolVersion;
+    return new ServerRequestContext(
+      dctx,
+      'legacy',
+      typeof requested === 'string' ? requested : (this.#host.rules.legacyVersions[0] ?? ''),
+      isJsonObject(params?.capabilities) ? (params!.capabilities as never) : {},
+      isJsonObject(params?.clientInfo) ? (params!.clientInfo as never) : undefined,
+      session,
+      undefined,
+      this.#host.loggingDeclared(),
+      false,
+    );
+  }
+
+  #initialize(params: Record<string, unknown> | undefined, session: ServerSession | undefined): InitializeResult {
+    const host = this.#host;
+    host.rules.refuseInitializeOnFixedModern(session);
+    const version = host.rules.negotiateInitialize(params);
+    if (session !== undefined) {
+      session.era = 'legacy';
+      session.protocolVersion = version;
+      session.clientCapabilities = this.#interned.intern(params!.capabilities as never);
+      session.clientInfo = isJsonObject(params!.clientInfo)
+        ? this.#interned.intern(params!.clientInfo as never)
+        : undefined;
+    }
+    const result: InitializeResult = {
+      protocolVersion: version,
+      capabilities: host.capabilities(),
+      serverInfo: host.serverInfo,
+    };
+    if (host.instructions !== undefined) result.instructions = host.instructions;
+    return result;
+  }
+}

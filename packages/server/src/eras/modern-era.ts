@@ -1,0 +1,68 @@
+// The 2026-07-28 era on the server side: a request carries its own `_meta` envelope (version, client capabilities,
+// client info, log level); asking the client is a Multi Round-Trip Request (the handler runs again with the answers,
+// `requestState` carrying them between rounds); results are completed (`resultType`, `serverInfo`, cache hints); and
+// changes reach the `subscriptions/listen` streams that asked for them.
+import { type DispatchContext, ServerRequestContext } from '../context';
+import type { InputRounds } from '../input-rounds';
+import type { ServerSession } from '../session';
+import type { EraHost, EraStrategy } from './era-host';
+
+/** The methods whose handlers may ask the client (and so run in input rounds). */
+const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** The 2026-07-28 era's strategy. */
+export class ModernEra implements EraStrategy {
+  readonly era = 'modern' as const;
+  readonly #host: EraHost;
+  readonly #inputRounds: InputRounds;
+
+  constructor(host: EraHost, inputRounds: InputRounds) {
+    this.#host = host;
+    this.#inputRounds = inputRounds;
+  }
+
+  async handle(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    dctx: DispatchContext,
+    session: ServerSession | undefined,
+  ): Promise<unknown> {
+    const host = this.#host;
+    const rules = host.rules;
+    const envelope = rules.modernEnvelope(method, params, session);
+    const version = envelope.protocolVersion;
+    const handler = rules.gate(method, version, params, host.handler(method));
+    const mayAsk = MAY_ASK.has(method);
+    const ctx = new ServerRequestContext(
+      dctx,
+      'modern',
+      version,
+      envelope.clientCapabilities,
+      envelope.clientInfo,
+      session,
+      envelope.logLevel,
+      host.loggingDeclared(),
+      mayAsk,
+    );
+    if (!mayAsk) return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false);
+    const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
+    const result = await host.run(ctx, dctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
+    return rules.complete(method, result, retried);
+  }
+
+  listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    const method = `notifications/${kind}/list_changed`;
+    const key = `${kind}ListChanged` as 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
+    for (const stream of this.#host.streams) {
+      if (stream.filter[key] === true) stream.send(method, {}).catch((error) => this.#host.report(error));
+    }
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const stream of this.#host.streams) {
+      if (stream.filter.resourceSubscriptions?.includes(uri)) {
+        stream.send('notifications/resources/updated', { uri }).catch((error) => this.#host.report(error));
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
+import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  harness?.checked.assertClean();
+  await harness?.close();
+  harness = undefined;
+});
+
+const echo = ({ text }: { text: string }) => ({ content: [{ type: 'text' as const, text }] });
+
+describe('McpToolServer: the lean, tools-only server', () => {
+  it('serves zod tools in both eras and declares tools (and logging) only', async () => {
+    const server = new McpToolServer({ name: 'lean', version: '1' });
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, echo);
+    harness = await connect(server);
+    const modernCall = await harness.client.request<Loose>(
+      'tools/call',
+      modern({ name: 'echo', arguments: { text: 'hi' } }),
+    );
+    expect(modernCall.content).toEqual([{ type: 'text', text: 'hi' }]);
+    const invalid = await harness.client.request<Loose>('tools/call', modern({ name: 'echo', arguments: {} }));
+    expect(invalid.isError).toBe(true);
+    harness.checked.assertClean();
+    await harness.close();
+
+    harness = await connect(server);
+    const init = await initialize(harness.client, '2025-11-25');
+    expect(Object.keys(init.capabilities as object).sort()).toEqual(['logging', 'tools']);
+    const legacyCall = await harness.client.request<Loose>('tools/call', { name: 'echo', arguments: { text: 'yo' } });
+    expect(legacyCall.content).toEqual([{ type: 'text', text: 'yo' }]);
+    // No resources, prompts or completion handlers: the methods are not there.
+    expect((await rpcError(harness.client.request('prompts/list', {}))).code).toBe(-32601);
+    expect((await rpcError(harness.client.request('resources/list', {}))).code).toBe(-32601);
+  });
+
+  it('refuses a plain JSON Schema without a compiler, saying how to enable it', () => {
+    const server = new McpToolServer({ name: 'lean', version: '1' });
+    const register = () =>
+      server.registerTool(
+        'echo',
+        { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+        () => ({
+          content: [],
+        }),
+      );
+    expect(register).toThrow(SchemaError);
+    expect(register).toThrow(/Tool "echo" inputSchema: .*jsonSchemaCompiler/);
+  });
+
+  it('validates plain JSON Schemas with jsonSchemaCompiler when given it', async () => {
+    const server = new McpToolServer({ name: 'lean', version: '1' }, { jsonSchema: jsonSchemaCompiler });
+    server.registerTool(
+      'echo',
+      { inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const },
+      echo,
+    );
+    harness = await connect(server);
+    const ok = await harness.client.request<Loose>('tools/call', modern({ name: 'echo', arguments: { text: 'a' } }));
+    expect(ok.content).toEqual([{ type: 'text', text: 'a' }]);
+    const bad = await harness.client.request<Loose>('tools/call', modern({ name: 'echo', arguments: { text: 1 } }));
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0].text).toMatch(/\/text/);
+  });
+
+  it('McpServer is a McpToolServer that takes plain JSON Schemas by default', () => {
+    const server = new McpServer({ name: 'full', version: '1' });
+    expect(server).toBeInstanceOf(McpToolServer);
+    expect(() =>
+      server.registerTool(
+        'echo',
+        { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+        () => ({
+          content: [],
+        }),
+      ),
+    ).not.toThrow();
+  });
+
+  it('serverOf finds the low-level Server of either class, or takes a Server as it is', () => {
+    const lean = new McpToolServer({ name: 'lean', version: '1' });
+    const full = new McpServer({ name: 'full', version: '1' });
+    const low = new Server({ name: 'low', version: '1' });
+    expect(serverOf(lean)).toBe(lean.server);
+    expect(serverOf(full)).toBe(full.server);
+    expect(serverOf(low)).toBe(low);
+  });
+});
