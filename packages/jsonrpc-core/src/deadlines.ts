@@ -5,6 +5,9 @@
 
 type Timer = ReturnType<typeof setTimeout>;
 
+// Node's and Bun's timers can stop holding the process open (`unref`); browsers' and Deno's are plain numbers.
+type NodeTimer = { ref?: () => void; unref?: () => void };
+
 // setTimeout overflows above 2^31-1 ms (about 24.8 days) and fires at once; clamp instead.
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
@@ -33,7 +36,7 @@ export class Deadlines {
     const timer = this.#timer;
     if (timer !== undefined && deadline >= this.#at) {
       if (!this.#held) {
-        timer.ref();
+        (timer as NodeTimer).ref?.();
         this.#held = true;
       }
       return;
@@ -47,7 +50,7 @@ export class Deadlines {
   /** Nothing is in flight: the timer stops holding the process open. */
   idle(): void {
     if (this.#timer !== undefined && this.#held) {
-      this.#timer.unref();
+      (this.#timer as NodeTimer).unref?.();
       this.#held = false;
     }
   }

@@ -1,6 +1,11 @@
 /** One message on a {@link MessageBus}: a plain JSON object (a bus may serialise it). */
 export type BusMessage = { readonly [key: string]: unknown };
 
+/** What one instance tells every other about its clients' lists and resources. */
+export type ServerBroadcast =
+  | { readonly type: 'list_changed'; readonly list: 'tools' | 'prompts' | 'resources' }
+  | { readonly type: 'resource_updated'; readonly uri: string };
+
 /** Stops a subscription; resolves once the bus forgot it. */
 export type BusUnsubscribe = () => Promise<void>;
 

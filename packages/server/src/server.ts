@@ -37,7 +37,7 @@ import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } f
 import { ServerNotificationContext } from './notification-context';
 import { type NonceStore, RequestStateCodec } from './request-state';
 import { type ConnectOptions, ServerSession } from './session';
-import type { ServerBroadcast } from './shared-broadcasts';
+import type { ServerBroadcast } from './message-bus';
 
 /** The only methods that may answer `input_required` (SEP-2322). */
 const _MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);

@@ -1,10 +1,8 @@
-import type { BusMessage, BusUnsubscribe, MessageBus } from './message-bus';
+import type { BusMessage, BusUnsubscribe, MessageBus, ServerBroadcast } from './message-bus';
+
+export type { ServerBroadcast };
 import type { Server } from './server';
 
-/** What one instance tells every other about its clients' lists and resources. */
-export type ServerBroadcast =
-  | { readonly type: 'list_changed'; readonly list: 'tools' | 'prompts' | 'resources' }
-  | { readonly type: 'resource_updated'; readonly uri: string };
 
 /** The bus topic server broadcasts travel on. */
 export const BROADCAST_TOPIC = 'mcpkit:broadcast';

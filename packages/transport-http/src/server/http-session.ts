@@ -55,7 +55,7 @@ export interface SessionConfig {
   readonly onClosed: (session: HttpSession) => void;
   readonly onError: (error: Error) => void;
   /** Scale-out: how sessions reach the other instances; `undefined` for sessions of this process alone. */
-  readonly cluster: SessionCluster | undefined;
+  readonly cluster: SessionCluster<HttpSession> | undefined;
 }
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {

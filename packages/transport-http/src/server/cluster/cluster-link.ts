@@ -82,7 +82,7 @@ export function unavailableResponse(error: unknown): Response {
 }
 
 /** @internal One handler's part in a cluster. */
-export class ClusterLink implements SessionCluster {
+export class ClusterLink implements SessionCluster<HttpSession> {
   readonly instanceId: string;
   readonly ready: Promise<void>;
   readonly store: SessionStore;

@@ -1,21 +1,23 @@
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '@mcpkit/jsonrpc-core';
-import type { HttpSession } from '../http-session';
 import type { SessionRecord } from './session-store';
 
 // What a legacy session's copy needs to be shared between instances (scale-out): the hooks the cluster provides, the
 // state a copy keeps, and how server→client request ids say which instance sent them.
 
-/** @internal What a cluster does for its sessions (implemented by `ClusterLink`). */
-export interface SessionCluster {
+/**
+ * @internal What a cluster does for its sessions (implemented by `ClusterLink` for `HttpSession`; generic so this module
+ * does not import the session it serves).
+ */
+export interface SessionCluster<Session> {
   readonly instanceId: string;
   /** Sends a message for the GET stream from a copy that is not the session's home. */
-  toHome(session: HttpSession, message: JsonRpcMessage): Promise<void>;
+  toHome(session: Session, message: JsonRpcMessage): Promise<void>;
   /** Hands the client's answer to a server→client request to the instance that sent the request. */
-  toInstance(session: HttpSession, instance: string, message: JsonRpcResponse): void;
+  toInstance(session: Session, instance: string, message: JsonRpcResponse): void;
   /** Tells every other instance of a client's `notifications/cancelled` (the request may run there). */
-  cancelEverywhere(session: HttpSession, message: JsonRpcMessage): void;
+  cancelEverywhere(session: Session, message: JsonRpcMessage): void;
   /** Stores what a state-changing request changed (log level, subscriptions, initialized). */
-  persist(session: HttpSession): Promise<void>;
+  persist(session: Session): Promise<void>;
 }
 
 /** @internal What a copy of a shared session keeps beyond a local session. */
