@@ -60,7 +60,7 @@ export interface ClientEra {
   retryVersion(error: unknown): string | undefined;
   /** Updates `session` from a later `server/discover` answer (2026-07-28; legacy has no such request). */
   refresh(session: SessionState, discovered: unknown): void;
-  /** `client.setLoggingLevel`: legacy sends `logging/setLevel`; 2026-07-28 makes it the envelope's default `logLevel`. */
+  /** `client.setLoggingLevel`: legacy sends `logging/setLevel`; 2026-07-28 makes it the envelope's default level. */
   setLogLevel(level: LoggingLevel, options: CallOptions | undefined): Promise<void>;
   /** `client.subscribe`: legacy `resources/subscribe` + list-changed listeners; 2026-07-28 one listen stream. */
   subscribe(
