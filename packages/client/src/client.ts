@@ -31,13 +31,15 @@ import {
   type Prompt,
   type ReadResourceRequestParams,
   type ReadResourceResult,
-  RequestMethods,
   type Resource,
   type ResourceTemplate,
   type ServerCapabilities,
   type Tool,
 } from '@mcpkit/protocol';
 import { CancellationPolicy } from './cancellation';
+import type { Connection } from './eras/client-era';
+import { LegacyEra } from './eras/legacy-era';
+import { ModernEra } from './eras/modern-era';
 import { McpClientError } from './errors';
 import { addExtension } from './extensions';
 import {
@@ -62,10 +64,8 @@ import type {
   TypedCallToolResult,
 } from './options';
 import { checkStructuredContent } from './output-schema';
-import { type Connection, checkResult, RequestPipeline } from './requests';
+import { behaviourOf, checkResult, RequestPipeline } from './requests';
 import { ResponseCache } from './response-cache';
-import { notifyRootsChanged } from './roots';
-import { refreshSession } from './session-state';
 import { type SubscribeFilter, type Subscription, type SubscriptionNotification, Subscriptions } from './subscriptions';
 import { dropInvalidTools } from './tool-filter';
 import { Warnings } from './warnings';
@@ -73,11 +73,6 @@ import { Warnings } from './warnings';
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_INPUT_ROUNDS = 10;
-
-/** The spec's request methods: `client.request()` checks those against the revision; others are the app's own. */
-const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
-/** The methods that may answer `input_required` (SEP-2322). */
-const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * An MCP client that speaks both eras: 2026-07-28 (stateless, `_meta` envelope on every request, `server/discover`,
@@ -119,6 +114,8 @@ export class Client {
   readonly #inbound: InboundDispatch;
   readonly #extensions = new Map<string, ClientExtension>();
   readonly #extensionResultTypes = new Set<string>();
+  /** One object per era; negotiation opens each session with one of them. */
+  readonly #eras: { readonly legacy: LegacyEra; readonly modern: ModernEra };
 
   #peer: JsonRpcPeer | undefined;
   /** Set once negotiation settled, until the connection closes; one object, so a request allocates none. */
@@ -139,7 +136,6 @@ export class Client {
     this.#authContext = () => (typeof authContextKey === 'function' ? authContextKey() : authContextKey) ?? '';
     this.#requests = new RequestPipeline(
       {
-        info,
         capabilities: this.capabilities,
         handlers,
         enforce,
@@ -153,15 +149,18 @@ export class Client {
       },
       (method) => this.#connection(method),
     );
+    const call = (method: string, params: object | undefined, callOptions?: CallOptions) =>
+      this.#requests.call(method, params, callOptions);
     this.#subscriptions = new Subscriptions({
-      call: (method, params, callOptions) => this.#requests.call(method, params, callOptions),
-      envelope: (version) => this.#requests.envelope(version),
+      call,
       cancellation: this.#cancellation,
       enforce,
       timeoutMs: this.#timeoutMs,
       connected: () => this.connected,
       onError: options.onError,
     });
+    const eraHost = { info, capabilities: this.capabilities, call, subscriptions: this.#subscriptions };
+    this.#eras = { legacy: new LegacyEra(eraHost), modern: new ModernEra(eraHost) };
     this.#kept = new ListKeeper({
       page: (kind, params, callOptions) =>
         (kind === 'tools'
@@ -194,7 +193,7 @@ export class Client {
 
   /** The era of the connection, once connected. */
   get era(): Era | undefined {
-    return this.#live?.session.era;
+    return this.#live?.session.era.name;
   }
 
   /** The protocol version in use, once connected. */
@@ -261,7 +260,7 @@ export class Client {
           peer,
           info: this.info,
           capabilities: this.capabilities,
-          envelope: (version) => this.#requests.envelope(version),
+          eras: this.#eras,
           defaultTimeoutMs: this.#timeoutMs,
           cancellation: this.#cancellation,
           onDiscovered: (result) =>
@@ -293,7 +292,7 @@ export class Client {
    */
   async discover(options?: CallOptions): Promise<DiscoverResult> {
     const result = await this.#requests.call<DiscoverResult>('server/discover', {}, options, { cacheKey: '' });
-    if (this.#live !== undefined) refreshSession(this.#live.session, result);
+    if (this.#live !== undefined) this.#live.session.era.refresh(this.#live.session, result);
     return result;
   }
 
@@ -416,11 +415,7 @@ export class Client {
    * default `logLevel` of this client's requests (override per call with `options.logLevel`).
    */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    if (this.#connection('logging/setLevel').session.era === 'modern') {
-      this.#requests.logLevel = level;
-      return;
-    }
-    await this.#requests.call('logging/setLevel', { level }, options);
+    await this.#connection('logging/setLevel').session.era.setLogLevel(level, options);
   }
 
   /**
@@ -442,7 +437,8 @@ export class Client {
     onNotification: (notification: SubscriptionNotification) => void,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<Subscription> {
-    return this.#subscriptions.subscribe(this.#connection('subscriptions/listen'), filter, onNotification, options);
+    const connection = this.#connection('subscriptions/listen');
+    return connection.session.era.subscribe(connection, filter, onNotification, options);
   }
 
   // ---- the extension seam ----
@@ -480,10 +476,7 @@ export class Client {
     params?: Record<string, unknown>,
     options: RequestCallOptions<R> = {},
   ): Promise<R> {
-    const result = await this.#requests.call<unknown>(method, params, options, {
-      mayNeedInput: MAY_NEED_INPUT.has(method),
-      custom: !MCP_REQUEST_METHODS.has(method),
-    });
+    const result = await this.#requests.call<unknown>(method, params, options, behaviourOf(method));
     return options.resultSchema === undefined ? (result as R) : checkResult(method, result, options.resultSchema);
   }
 
@@ -549,7 +542,8 @@ export class Client {
    * ```
    */
   async notifyRootsListChanged(): Promise<boolean> {
-    return notifyRootsChanged(this.#connection('notifications/roots/list_changed'), this.capabilities);
+    const connection = this.#connection('notifications/roots/list_changed');
+    return connection.session.era.notifyRootsChanged(connection);
   }
 
   /**

@@ -9,13 +9,13 @@ import {
   Router,
 } from '@mcpkit/jsonrpc-core';
 import type { ClientCapabilities, LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import type { SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
 import { LIST_METHOD, LISTS_CHANGED_BY, type ListKeeper } from './lists';
 import { type ClientContext, ClientInboundContext } from './middleware';
 import type { InputHandlers } from './options';
 import type { ResponseCache } from './response-cache';
 import { answerServerRequests } from './server-requests';
-import type { SessionState } from './session-state';
 import type { Subscriptions } from './subscriptions';
 
 /** Handles a server→client request method (legacy era, or an extension's). */
@@ -80,7 +80,7 @@ export class InboundDispatch {
       kind,
       ctx.method,
       params,
-      session?.era,
+      session?.era.name,
       session?.version,
       kind === 'request' ? (ctx as RequestContext) : undefined,
     );

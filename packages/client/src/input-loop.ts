@@ -1,9 +1,9 @@
 import { isJsonObject, type JsonObject } from '@mcpkit/jsonrpc-core';
 import type { ClientCapabilities, InputRequiredResult } from '@mcpkit/protocol';
+import type { SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
 import { fulfilInputRequests } from './input-requests';
 import type { InputHandlers } from './options';
-import type { SessionState } from './session-state';
 
 /** One call's view of the `input_required` loop. */
 export interface InputRounds {
@@ -94,7 +94,7 @@ export function isInputRequired(
       { method, resultType: type },
     );
   }
-  if (session.era !== 'modern' || !mayNeedInput) {
+  if (!session.era.inputInResults || !mayNeedInput) {
     throw new McpClientError(
       'ERR_INVALID_RESULT',
       `${method} answered input_required, which only tools/call, prompts/get and resources/read may do in 2026-07-28`,

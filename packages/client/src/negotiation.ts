@@ -1,10 +1,4 @@
-import {
-  ConnectionClosedError,
-  isJsonObject,
-  JsonRpcError,
-  type JsonRpcPeer,
-  type RequestId,
-} from '@mcpkit/jsonrpc-core';
+import { ConnectionClosedError, JsonRpcError, type JsonRpcPeer, type RequestId } from '@mcpkit/jsonrpc-core';
 import {
   type ClientCapabilities,
   checkNegotiatedLegacyVersion,
@@ -18,14 +12,16 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
   type ModernProtocolVersion,
-  type RequestMeta,
   readUnsupportedProtocolVersionData,
   selectModernVersion,
 } from '@mcpkit/protocol';
 import type { CancellationPolicy } from './cancellation';
+import type { SessionState } from './eras/client-era';
+import { checkDiscoverResult } from './eras/discover-result';
+import type { LegacyEra } from './eras/legacy-era';
+import type { ModernEra } from './eras/modern-era';
 import { McpClientError } from './errors';
 import type { ConnectOptions, Era } from './options';
-import { checkDiscoverResult, modernSession, type SessionState } from './session-state';
 
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 const LATEST_MODERN_VERSION: ModernProtocolVersion = MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]!;
@@ -38,13 +34,16 @@ const AUTHORIZATION_BRANDS = [
 // Transports wrap what their fetch throws once or twice; the bound only guards against a cyclic cause chain.
 const MAX_CAUSE_DEPTH = 8;
 
-/** What negotiation needs from the client: a connected peer, who the client is, and where results go. */
+/**
+ * What negotiation needs from the client: a connected peer, who the client is, its era objects (the session opens
+ * with the one negotiation settles on), and where results go.
+ */
 export interface NegotiationContext {
   readonly peer: JsonRpcPeer;
   readonly info: Implementation;
   readonly capabilities: ClientCapabilities;
-  /** The `_meta` envelope of a 2026-07-28 request in `version`. */
-  readonly envelope: (version: string) => RequestMeta;
+  /** The client's era objects; the modern one also gives the probe its `_meta` envelope. */
+  readonly eras: { readonly legacy: LegacyEra; readonly modern: ModernEra };
   /** Timeout of `initialize` / `server/discover` when `ConnectOptions.timeoutMs` is not set. */
   readonly defaultTimeoutMs: number;
   /** Silences the probe: a legacy server must not hear about a request it never knew. */
@@ -60,7 +59,7 @@ interface Attempt {
 }
 
 /**
- * Settles the era and version over a connected peer. Pinned version: its era decides, no probe, no switching. `era:
+ * Settles the era and version over a connected peer, and opens the session with that era's object. Pinned version: its era decides, no probe, no switching. `era:
  * 'auto'`: probe `server/discover` with the 2026-07-28 envelope; a `DiscoverResult` or a recognised 2026 error means
  * modern (after -32022 one retry with a mutual version, never a fallback); anything else, or no answer within
  * `probeTimeoutMs`, means legacy: `initialize` + `notifications/initialized`. An authorization failure of the OAuth
@@ -189,18 +188,18 @@ async function discoverModern(
       current = next;
     }
     context.onDiscovered(discovered);
-    return modernSession(current, discovered);
+    return context.eras.modern.open(current, discovered);
   }
 }
 
 /** One `server/discover`; a probe is silenced, so its abort or timeout sends no cancellation. */
 async function sendDiscover(attempt: Attempt, version: string, probe: boolean): Promise<unknown> {
-  const { peer, cancellation, envelope } = attempt.context;
+  const { peer, cancellation, eras } = attempt.context;
   let id: RequestId | undefined;
   try {
     return await peer.request(
       'server/discover',
-      { _meta: envelope(version) },
+      { _meta: eras.modern.envelope(version) },
       {
         timeoutMs: attempt.timeoutMs,
         signal: attempt.signal,
@@ -222,7 +221,7 @@ async function initialize(
   version: string,
   how: { allowModernSwitch: boolean },
 ): Promise<SessionState> {
-  const { peer, capabilities, info } = attempt.context;
+  const { peer, capabilities, info, eras } = attempt.context;
   let result: InitializeResult;
   try {
     result = await peer.request<InitializeResult>(
@@ -246,12 +245,5 @@ async function initialize(
     });
   }
   await peer.notify('notifications/initialized');
-  return {
-    era: 'legacy',
-    version: check.version,
-    // Legacy servers are lenient peers: a missing or malformed capabilities object reads as "declares nothing".
-    serverCapabilities: isJsonObject(result.capabilities) ? result.capabilities : {},
-    serverInfo: result.serverInfo,
-    instructions: result.instructions,
-  };
+  return eras.legacy.open(check.version, result);
 }

@@ -1,33 +1,26 @@
 import {
   isJsonObject,
   type JsonObject,
-  JsonRpcError,
   type JsonRpcPeer,
   type MiddlewareChain,
   type RequestOptions,
 } from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
-  buildRequestMeta,
   CapabilityError,
   type ClientCapabilities,
-  type Implementation,
-  type LoggingLevel,
   methodAvailability,
-  type RequestMeta,
-  readUnsupportedProtocolVersionData,
-  selectModernVersion,
+  RequestMethods,
 } from '@mcpkit/protocol';
+import type { Connection, SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
 import { type ClientContext, ClientRequestContext } from './middleware';
 import type { CallOptions, InputHandlers, ResultSchema } from './options';
 import type { ResponseCache } from './response-cache';
-import type { SessionState } from './session-state';
 
 /** What the client settled once, in its constructor. */
 export interface RequestSettings {
-  readonly info: Implementation;
   readonly capabilities: ClientCapabilities;
   readonly handlers: InputHandlers;
   /** Refuse calls the server did not declare (`enforceServerCapabilities`). */
@@ -44,15 +37,9 @@ export interface RequestSettings {
   readonly extensionResultTypes: ReadonlySet<string>;
 }
 
-/** A live connection: the peer and what negotiation settled. */
-export interface Connection {
-  readonly peer: JsonRpcPeer;
-  readonly session: SessionState;
-}
-
 /** How one method behaves in the pipeline. */
 export interface CallBehaviour {
-  /** Cache key of a cacheable request (modern era only), or undefined when the method is not cacheable. */
+  /** Cache key of a cacheable request (in an era that caches results), or undefined when the method is not cacheable. */
   cacheKey?: string;
   /** The method may answer `input_required` (tools/call, prompts/get, resources/read). */
   mayNeedInput?: boolean;
@@ -65,15 +52,23 @@ export interface CallBehaviour {
   custom?: boolean;
 }
 
+/** The spec's request methods: `client.request()` checks those against the revision; others are the app's own. */
+const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
+/** The methods that may answer `input_required` (SEP-2322). */
+const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** How `client.request(method)` goes through the pipeline: a method the spec does not have is sent unchecked. */
+export function behaviourOf(method: string): CallBehaviour {
+  return { mayNeedInput: MAY_NEED_INPUT.has(method), custom: !MCP_REQUEST_METHODS.has(method) };
+}
+
 /**
  * What every outgoing request goes through: the method must exist in the revision and (unless enforcement is off)
- * be declared by the server; a fresh cached result answers it; otherwise it is sent with its era's envelope,
- * re-sent once after -32022 with a mutual version (2026-07-28), taken through `input_required` rounds, and cached.
+ * be declared by the server; a fresh cached result answers it; otherwise it is sent with its era's params (the
+ * session's era object says how), re-sent once when the era names another version to retry with (2026-07-28, after
+ * -32022), taken through `input_required` rounds, and cached.
  */
 export class RequestPipeline {
-  /** 2026-07-28: the default `logLevel` of the envelope (`setLoggingLevel`). */
-  logLevel: LoggingLevel | undefined;
-
   readonly #settings: RequestSettings;
   readonly #connection: (method: string) => Connection;
 
@@ -95,7 +90,7 @@ export class RequestPipeline {
     const cache = this.#settings.cache;
     const carriesInput =
       params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
-    const cacheKey = session.era === 'modern' && cache !== undefined ? behaviour.cacheKey : undefined;
+    const cacheKey = session.era.cachesResults && cache !== undefined ? behaviour.cacheKey : undefined;
     if (cacheKey !== undefined && !carriesInput && options.cache !== false) {
       const cached = cache!.get(method, cacheKey, this.#settings.authContext());
       if (cached !== undefined) return cached as R;
@@ -140,18 +135,6 @@ export class RequestPipeline {
     return complete as R;
   }
 
-  /** The 2026-07-28 `_meta` envelope in `version`, around `meta` and the call's extra keys (envelope keys win). */
-  envelope(version: string, meta?: RequestMeta, options?: CallOptions): RequestMeta {
-    const extra = options?.meta === undefined ? meta : { ...meta, ...options.meta };
-    return buildRequestMeta({
-      protocolVersion: version,
-      clientCapabilities: this.#settings.capabilities,
-      clientInfo: this.#settings.info,
-      logLevel: options?.logLevel ?? this.logLevel,
-      extra,
-    });
-  }
-
   /** Sends one request through the client's middleware, if it has any. */
   #send(
     peer: JsonRpcPeer,
@@ -163,7 +146,7 @@ export class RequestPipeline {
   ): Promise<JsonObject> {
     const middleware = this.#settings.middleware;
     if (middleware.size === 0) return this.#sendNow(peer, session, method, params, options);
-    const ctx = new ClientRequestContext(method, params, session.era, session.version, round, options);
+    const ctx = new ClientRequestContext(method, params, session.era.name, session.version, round, options);
     return middleware
       .run(ctx, (c) => {
         const request = c as ClientRequestContext;
@@ -179,7 +162,7 @@ export class RequestPipeline {
       });
   }
 
-  /** Sends one request of the session's era; in 2026-07-28, retries once after -32022 with a mutual version. */
+  /** Sends one request of the session's era; retries once when the era names a version to retry with (-32022). */
   async #sendNow(
     peer: JsonRpcPeer,
     session: SessionState,
@@ -199,7 +182,8 @@ export class RequestPipeline {
     if (ctx !== undefined) peerOptions.onRequest = (request) => ctx.sent(request.id);
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await peer.request(method, this.#wireParams(session, params, options), peerOptions);
+        const wire = session.era.wireParams(session.version, params, options);
+        const result = await peer.request(method, wire, peerOptions);
         if (!isJsonObject(result)) {
           throw new McpClientError('ERR_INVALID_RESULT', `${method} answered with a result that is not an object`, {
             method,
@@ -208,23 +192,11 @@ export class RequestPipeline {
         }
         return result;
       } catch (error) {
-        const unsupported =
-          session.era === 'modern' && attempt === 0 && JsonRpcError.is(error)
-            ? readUnsupportedProtocolVersionData(error)
-            : undefined;
-        const next = unsupported ? selectModernVersion(unsupported.supported) : undefined;
+        const next = attempt === 0 ? session.era.retryVersion(error) : undefined;
         if (next === undefined || next === session.version) throw error;
         session.version = next;
       }
     }
-  }
-
-  /** Params as sent: 2026-07-28 wraps `_meta` in the envelope; legacy only merges the call's extra `_meta` keys. */
-  #wireParams(session: SessionState, params: JsonObject | undefined, options: CallOptions): JsonObject | undefined {
-    const meta = params?._meta as RequestMeta | undefined;
-    if (session.era === 'modern') return { ...params, _meta: this.envelope(session.version, meta, options) };
-    if (options.meta === undefined) return params;
-    return { ...params, _meta: { ...meta, ...options.meta } };
   }
 
   /** Refuses, locally, a method the revision does not have or (when enforcing) the server did not declare. */

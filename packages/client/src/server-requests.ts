@@ -1,9 +1,9 @@
 import { JsonRpcError, type Router } from '@mcpkit/jsonrpc-core';
 import { type ClientCapabilities, LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/protocol';
+import type { SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
 import { answerInputRequest, INPUT_METHODS } from './input-requests';
 import type { InputHandlers } from './options';
-import type { SessionState } from './session-state';
 
 /** What answering the server's requests needs from the client. */
 export interface ServerRequestContext {
@@ -16,14 +16,14 @@ export interface ServerRequestContext {
 /**
  * Registers the client's answers to server→client requests on `peer` (the client's router): `ping`, and `sampling/createMessage`,
  * `elicitation/create` and `roots/list` through the input handlers. Those exist only before 2026-07-28 (where input
- * travels inside results): a modern session answers -32601. So does a request the client cannot serve (no handler,
+ * travels inside results): a session whose era does not answer server requests answers -32601. So does a request the client cannot serve (no handler,
  * or a capability it did not declare), as for a method it does not have.
  */
 export function answerServerRequests(peer: Router, context: ServerRequestContext): void {
   for (const method of INPUT_METHODS) {
     peer.setRequestHandler(method, async (params, ctx) => {
       const session = context.session();
-      if (session?.era === 'modern') throw JsonRpcError.methodNotFound(method);
+      if (session?.era.answersServerRequests === false) throw JsonRpcError.methodNotFound(method);
       const version = session?.version ?? LATEST_LEGACY_PROTOCOL_VERSION;
       try {
         return await answerInputRequest(
@@ -45,7 +45,7 @@ export function answerServerRequests(peer: Router, context: ServerRequestContext
     });
   }
   peer.setRequestHandler('ping', () => {
-    if (context.session()?.era === 'modern') throw JsonRpcError.methodNotFound('ping');
+    if (context.session()?.era.answersServerRequests === false) throw JsonRpcError.methodNotFound('ping');
     return {};
   });
 }

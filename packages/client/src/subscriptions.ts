@@ -1,4 +1,10 @@
-import { ConnectionClosedError, isJsonObject, type RequestId, type Router } from '@mcpkit/jsonrpc-core';
+import {
+  ConnectionClosedError,
+  isJsonObject,
+  type JsonRpcPeer,
+  type RequestId,
+  type Router,
+} from '@mcpkit/jsonrpc-core';
 import {
   assertCapability,
   hasCapability,
@@ -7,27 +13,17 @@ import {
   type SubscriptionFilter,
 } from '@mcpkit/protocol';
 import type { CancellationPolicy } from './cancellation';
+import type { SessionState, SubscribeOptions } from './eras/client-era';
 import { type ListenStream, openListenStream } from './listen-stream';
 import type { CallOptions } from './options';
-import type { Connection } from './requests';
 import type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscription-types';
 
-export type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification };
-
-/** Options of `client.subscribe`. */
-export interface SubscribeOptions {
-  /** Aborts subscribing (before the acknowledgement). */
-  signal?: AbortSignal;
-  /** 2026-07-28: how long the acknowledgement may take; legacy: the timeout of `resources/subscribe`. */
-  timeoutMs?: number;
-}
+export type { SubscribeFilter, SubscribeOptions, Subscription, SubscriptionEnd, SubscriptionNotification };
 
 /** What subscriptions need from the client. */
 export interface SubscriptionContext {
   /** Sends a request through the client's pipeline (legacy `resources/subscribe` / `resources/unsubscribe`). */
   readonly call: (method: string, params: object, options?: CallOptions) => Promise<unknown>;
-  /** The 2026-07-28 `_meta` envelope in `version`. */
-  readonly envelope: (version: string) => RequestMeta;
   /** Silences the cancellation of a listen request the server already ended. */
   readonly cancellation: CancellationPolicy;
   /** Legacy: subscribe only to what the server declared (`enforceServerCapabilities`). */
@@ -86,18 +82,17 @@ export class Subscriptions {
     });
   }
 
-  /** Opens a listen stream (2026-07-28) or subscribes the legacy way. */
-  subscribe(
-    connection: Connection,
+  /** Opens a `subscriptions/listen` stream (2026-07-28) whose request carries `meta` (the era's envelope). */
+  openStream(
+    peer: JsonRpcPeer,
+    meta: RequestMeta,
     filter: SubscribeFilter,
     onNotification: NotificationCallback,
     options: SubscribeOptions,
   ): Promise<Subscription> {
-    const { peer, session } = connection;
-    if (session.era === 'legacy') return this.#subscribeLegacy(connection, filter, onNotification, options);
     return openListenStream(filter, onNotification, {
       peer,
-      meta: this.#context.envelope(session.version),
+      meta,
       streams: this.#streams,
       timeoutMs: options.timeoutMs ?? this.#context.timeoutMs,
       signal: options.signal,
@@ -138,8 +133,12 @@ export class Subscriptions {
     this.#resourceRefs.clear();
   }
 
-  async #subscribeLegacy(
-    { session }: Connection,
+  /**
+   * Subscribes the 2024-11-05 … 2025-11-25 way: `resources/subscribe` per URI (reference-counted), and listens for the
+   * list-changed notifications the server declared.
+   */
+  async subscribeLegacy(
+    session: SessionState,
     filter: SubscribeFilter,
     onNotification: NotificationCallback,
     options: SubscribeOptions,

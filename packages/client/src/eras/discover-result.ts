@@ -1,27 +1,6 @@
+// The check of a 2026-07-28 `DiscoverResult`, shared by negotiation and the modern era's refresh.
 import { isJsonObject } from '@mcpkit/jsonrpc-core';
-import {
-  type DiscoverResult,
-  type Implementation,
-  isModernVersion,
-  type ModernProtocolVersion,
-  readServerInfo,
-  type ServerCapabilities,
-} from '@mcpkit/protocol';
-import type { Era } from './options';
-
-/**
- * What a connection settled with the server. Negotiation creates it; a fresh `server/discover` answer and a version
- * switch after -32022 update it. A plain object: the client owns it, the pieces that send requests read it.
- */
-export interface SessionState {
-  era: Era;
-  /** The protocol version requests are sent with. */
-  version: string;
-  serverCapabilities: ServerCapabilities;
-  /** Legacy: from `initialize`; modern: from the discover result's `_meta`. */
-  serverInfo: Implementation | undefined;
-  instructions: string | undefined;
-}
+import type { ModernProtocolVersion } from '@mcpkit/protocol';
 
 /** One reason a value is not a `DiscoverResult`: where (`$.ttlMs`), and what. */
 export interface DiscoverIssue {
@@ -65,27 +44,4 @@ export function checkDiscoverResult(_version: ModernProtocolVersion, value: unkn
     }
   }
   return issues.length === 0 ? VALID : { ok: false, issues };
-}
-
-/** The state of a 2026-07-28 connection in `version`, from the server's `DiscoverResult`. */
-export function modernSession(version: string, result: DiscoverResult): SessionState {
-  return {
-    era: 'modern',
-    version,
-    serverCapabilities: result.capabilities,
-    serverInfo: readServerInfo(result),
-    instructions: result.instructions,
-  };
-}
-
-/**
- * Updates `session` from a later `server/discover` answer (capabilities and instructions may have changed); an answer
- * that is not a complete `DiscoverResult` of the session's version changes nothing.
- */
-export function refreshSession(session: SessionState, result: unknown): void {
-  if (!isModernVersion(session.version) || !checkDiscoverResult(session.version, result).ok) return;
-  const discovered = result as DiscoverResult;
-  session.serverCapabilities = discovered.capabilities;
-  session.instructions = discovered.instructions;
-  session.serverInfo = readServerInfo(discovered) ?? session.serverInfo;
 }
