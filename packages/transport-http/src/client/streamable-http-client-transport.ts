@@ -13,6 +13,7 @@ import {
 import { headersForToolCall, isModernVersion, McpHeaders, standardHeadersFor } from '@mcpkit/protocol';
 import { envelopeVersion, isModernRefusal, isParamHeaderMismatch } from './era-rules';
 import { asError, describeMessage, excerpt, httpStatusError, StreamableHttpError } from './errors';
+import type { HttpAnswer, HttpExchange } from './http-exchange';
 import {
   type ReconnectOptions,
   type ReconnectPolicy,
@@ -20,9 +21,9 @@ import {
   reconnectPolicy,
   waitToReconnect,
 } from './reconnect';
-import { canRefuseRedirects, isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
 import { buildHeaders, type HeadersOption } from './request-headers';
 import { errorResponseIn, mediaType, parseJsonBody } from './response-body';
+import { exchangeFor } from './runtime-exchange';
 import { SseClientTransport } from './sse-client-transport';
 import { readSseStream } from './sse-reader';
 import { ToolHeaderRegistry } from './tool-headers';
@@ -30,9 +31,11 @@ import { ToolHeaderRegistry } from './tool-headers';
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {
   /**
-   * The `fetch` to use (tests, proxies, custom agents, `createOAuthFetch`). Default: the global `fetch`; on Node its
-   * POSTs then go out with `redirect: 'error'` (cheaper in undici) and, when a server does answer 3xx, are sent again
-   * and followed from then on. A `fetch` passed here is called with fetch's default redirect handling.
+   * The `fetch` to use (tests, proxies, custom agents, `createOAuthFetch`), called with fetch's default redirect
+   * handling. Default: on Node, `node:http` / `node:https` through their global keep-alive agents, with fetch's
+   * redirect, decoding and abort behaviour but no `Request`/`Response`/web streams per call (about a tenth of the CPU);
+   * Node's `fetch` when the process routes fetch through a proxy (an undici dispatcher, `NODE_USE_ENV_PROXY`);
+   * elsewhere the global `fetch`.
    */
   fetch?: typeof fetch;
   /**
@@ -127,14 +130,13 @@ export class StreamableHttpClientTransport implements Transport {
   onerror?: (error: Error) => void;
 
   readonly #url: URL;
-  readonly #fetch: typeof fetch;
+  readonly #http: HttpExchange;
+  readonly #customFetch: typeof fetch | undefined;
   readonly #headers: HeadersOption | undefined;
   readonly #policy: ReconnectPolicy;
   readonly #standaloneStream: boolean;
   readonly #fallbackToSse: boolean;
   readonly #reinitialize: boolean;
-  /** POSTs refuse redirects until a server answers one (see redirect-mode.ts). */
-  #refuseRedirects: boolean;
   readonly #lifetime = new AbortController();
   readonly #inflight = new Map<RequestId, InFlight>();
   /** Streams being read, so close() can end those whose request was already answered (a resumed GET kept open). */
@@ -153,13 +155,13 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#customFetch = options.fetch;
+    this.#http = exchangeFor(options.fetch);
     this.#headers = options.headers;
     this.#policy = reconnectPolicy(options.reconnect);
     this.#standaloneStream = options.standaloneStream !== false;
     this.#fallbackToSse = options.fallbackToSse !== false;
     this.#reinitialize = options.reinitializeOnSessionExpired === true;
-    this.#refuseRedirects = canRefuseRedirects(options.fetch);
   }
 
   /** The legacy session id the server assigned at `initialize`, if any. */
@@ -251,21 +253,21 @@ export class StreamableHttpClientTransport implements Transport {
         }
         signal.addEventListener('abort', () => this.#cancel(entry), { once: true, signal: entry.controller.signal });
       }
-      this.#exchange(entry, { relisted: false, reinitialized: false }).catch((error: unknown) =>
+      this.#roundTrip(entry, { relisted: false, reinitialized: false }).catch((error: unknown) =>
         this.#finish(entry, asError(error)),
       );
     });
   }
 
-  async #exchange(entry: InFlight, state: ExchangeState): Promise<void> {
+  async #roundTrip(entry: InFlight, state: ExchangeState): Promise<void> {
     const { request } = entry;
     const sentSession = this.#sessionId;
     const response = await this.#post(request, entry.controller.signal, entry.modern);
     if (!response.ok) return this.#requestRejected(entry, state, response, sentSession);
     const type = mediaType(response);
-    if (type === 'text/event-stream' && response.body !== null) {
+    if (type === 'text/event-stream' && response.hasBody) {
       const { controller } = entry;
-      return this.#consume(response.body, { entry, controller, signal: controller.signal, attempts: 0 });
+      return this.#consume(response, { entry, controller, signal: controller.signal, attempts: 0 });
     }
     if (type === 'application/json') {
       this.#deliverJson(await response.text(), request.method);
@@ -278,12 +280,12 @@ export class StreamableHttpClientTransport implements Transport {
       }
       return;
     }
-    if (response.status === 202 || response.body === null) {
+    if (response.status === 202 || !response.hasBody) {
       // Not what the spec allows for a request, but the answer may still come on the standalone stream.
-      await response.body?.cancel().catch(() => {});
+      response.discard();
       return;
     }
-    await response.body.cancel().catch(() => {});
+    response.discard();
     throw new StreamableHttpError(
       'ERR_CONTENT_TYPE',
       `POST ${this.#url.href} answered ${describeMessage(request)} with content type '${type}'; expected application/json or text/event-stream`,
@@ -294,7 +296,7 @@ export class StreamableHttpClientTransport implements Transport {
   async #requestRejected(
     entry: InFlight,
     state: ExchangeState,
-    response: Response,
+    response: HttpAnswer,
     sentSession: string | undefined,
   ): Promise<void> {
     const { request } = entry;
@@ -306,7 +308,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (rpcError !== undefined && entry.modern && !state.relisted && request.method === 'tools/call') {
       if (isParamHeaderMismatch(rpcError.error)) {
         state.relisted = true;
-        if (await this.#relistTools(request)) return this.#exchange(entry, state);
+        if (await this.#relistTools(request)) return this.#roundTrip(entry, state);
       }
     }
     // 2026-07-28 §7e: a refused initialize without a 2026 error body may come from an HTTP+SSE-only server.
@@ -347,7 +349,7 @@ export class StreamableHttpClientTransport implements Transport {
         });
       }
       await this.#reinitializing;
-      return this.#exchange(entry, state);
+      return this.#roundTrip(entry, state);
     }
     if (this.#sessionId === sentSession) this.#sessionId = undefined;
     const error = new StreamableHttpError(
@@ -430,8 +432,8 @@ export class StreamableHttpClientTransport implements Transport {
         method: request.method,
       });
     }
-    if (mediaType(response) === 'text/event-stream' && response.body !== null) {
-      await readSseStream(response.body, { onEvent: (event) => this.#parseEvent(event.data, take) });
+    if (mediaType(response) === 'text/event-stream' && response.hasBody) {
+      await readSseStream(response, { onEvent: (event) => this.#parseEvent(event.data, take) });
     } else {
       for (const message of parseJsonBody(await response.text()).messages) take(message);
     }
@@ -445,7 +447,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   async #fallBackToSse(initialize: JsonRpcRequest): Promise<boolean> {
-    const sse = new SseClientTransport(this.#url, { fetch: this.#fetch, headers: this.#headers });
+    const sse = new SseClientTransport(this.#url, { fetch: this.#customFetch, headers: this.#headers });
     sse.onmessage = (message) => this.#deliver(message);
     sse.onerror = (error) => this.onerror?.(error);
     sse.onclose = (reason) => this.#closeWith(reason);
@@ -497,7 +499,7 @@ export class StreamableHttpClientTransport implements Transport {
       throw error;
     }
     // A notification or response is answered 202 without a body; anything a server sends anyway is not for us.
-    await response.body?.cancel().catch(() => {});
+    response.discard();
     if (
       isJsonRpcNotification(message) &&
       message.method === 'notifications/initialized' &&
@@ -512,8 +514,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- HTTP ----
 
-  async #post(message: JsonRpcMessage, signal: AbortSignal, modern: boolean): Promise<Response> {
-    const fixed: Record<string, string | undefined> = { Accept: ACCEPT_BOTH, 'Content-Type': 'application/json' };
+  async #post(message: JsonRpcMessage, signal: AbortSignal, modern: boolean): Promise<HttpAnswer> {
+    const fixed: Record<string, string | undefined> = { accept: ACCEPT_BOTH, 'content-type': 'application/json' };
     if (modern && 'method' in message) {
       Object.assign(fixed, standardHeadersFor(message, this.#protocolVersion));
       if (message.method === 'tools/call' && 'id' in message) {
@@ -521,27 +523,16 @@ export class StreamableHttpClientTransport implements Transport {
         Object.assign(fixed, headersForToolCall(this.#tools.paramsOf(params?.name), params?.arguments));
       }
     } else {
-      fixed['Mcp-Session-Id'] = this.#sessionId;
+      fixed['mcp-session-id'] = this.#sessionId;
       if (!(isJsonRpcRequest(message) && message.method === 'initialize')) {
         fixed[McpHeaders.ProtocolVersion] = this.#protocolVersion;
       }
     }
     const headers = await buildHeaders(this.#headers, fixed);
     const body = serializeMessage(message);
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      if (this.#refuseRedirects) {
-        try {
-          response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal, ...REFUSE_REDIRECTS });
-        } catch (error) {
-          if (!isRefusedRedirect(error)) throw error;
-          // The server answered 3xx without acting on the POST: send it again and follow, as fetch does by default.
-          this.#refuseRedirects = false;
-          response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal });
-        }
-      } else {
-        response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal });
-      }
+      response = await this.#http(this.#url, { method: 'POST', headers, body, signal });
     } catch (error) {
       throw new StreamableHttpError(
         'ERR_NETWORK',
@@ -551,21 +542,21 @@ export class StreamableHttpClientTransport implements Transport {
       );
     }
     if (!modern) {
-      const sessionId = response.headers.get('mcp-session-id');
+      const sessionId = response.header('mcp-session-id');
       if (sessionId !== null && sessionId !== '') this.#sessionId = sessionId;
     }
     return response;
   }
 
-  async #get(signal: AbortSignal, lastEventId: string | undefined): Promise<Response> {
+  async #get(signal: AbortSignal, lastEventId: string | undefined): Promise<HttpAnswer> {
     const headers = await buildHeaders(this.#headers, {
-      Accept: 'text/event-stream',
-      'Mcp-Session-Id': this.#sessionId,
+      accept: 'text/event-stream',
+      'mcp-session-id': this.#sessionId,
       [McpHeaders.ProtocolVersion]: this.#protocolVersion,
-      'Last-Event-ID': lastEventId,
+      'last-event-id': lastEventId,
     });
     try {
-      return await this.#fetch(this.#url.href, { method: 'GET', headers, signal });
+      return await this.#http(this.#url, { method: 'GET', headers, signal });
     } catch (error) {
       throw new StreamableHttpError(
         'ERR_NETWORK',
@@ -579,15 +570,15 @@ export class StreamableHttpClientTransport implements Transport {
   async #deleteSession(sessionId: string): Promise<void> {
     try {
       const headers = await buildHeaders(this.#headers, {
-        'Mcp-Session-Id': sessionId,
+        'mcp-session-id': sessionId,
         [McpHeaders.ProtocolVersion]: this.#protocolVersion,
       });
-      const response = await this.#fetch(this.#url.href, {
+      const response = await this.#http(this.#url, {
         method: 'DELETE',
         headers,
         signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
       });
-      await response.body?.cancel().catch(() => {});
+      response.discard();
     } catch {
       // Best effort: the session expires on the server anyway.
     }
@@ -642,10 +633,10 @@ export class StreamableHttpClientTransport implements Transport {
     const response = await this.#get(chain.signal, resuming ? chain.lastEventId : undefined);
     answered?.();
     if (response.status === 405 && chain.entry === undefined) {
-      await response.body?.cancel().catch(() => {});
+      response.discard();
       return;
     }
-    if (!response.ok || mediaType(response) !== 'text/event-stream' || response.body === null) {
+    if (!response.ok || mediaType(response) !== 'text/event-stream' || !response.hasBody) {
       const text = await response.text().catch(() => '');
       throw new StreamableHttpError(
         response.status === 404 && this.#sessionId !== undefined ? 'ERR_SESSION_EXPIRED' : 'ERR_HTTP_STATUS',
@@ -659,15 +650,15 @@ export class StreamableHttpClientTransport implements Transport {
         },
       );
     }
-    return this.#consume(response.body, chain);
+    return this.#consume(response, chain);
   }
 
   /** Reads an SSE stream; when it ends too early (legacy era), resumes it with `Last-Event-ID`. */
-  async #consume(body: ReadableStream<Uint8Array>, chain: StreamChain): Promise<void> {
+  async #consume(response: HttpAnswer, chain: StreamChain): Promise<void> {
     let failure: unknown;
     this.#streams.add(chain.controller);
     try {
-      await readSseStream(body, {
+      await readSseStream(response, {
         onEvent: (event) => {
           if (event.id !== undefined) chain.lastEventId = event.id;
           chain.attempts = 0;
