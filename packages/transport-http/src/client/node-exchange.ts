@@ -226,13 +226,11 @@ class NodeAnswer implements HttpAnswer {
 
   discard(): void {
     const response = this.#response;
-    if (this.#used || response.complete) {
-      this.#done();
-      return;
-    }
+    if (this.#used) return;
     this.#used = true;
     const length = Number(response.headers['content-length']);
-    if (Number.isInteger(length) && length <= MAX_DRAINED_BYTES) {
+    // A body already received must still be consumed: the agent reuses the connection only after its 'end'.
+    if (response.complete || (Number.isInteger(length) && length <= MAX_DRAINED_BYTES)) {
       // Small and bounded (a 202's empty body, an "Accepted"): read it to its end so the connection is reused.
       response.once('end', this.#done);
       response.resume();
