@@ -28,15 +28,23 @@ const IDLE_TIMEOUT_MS = 300_000;
 const MAX_DRAINED_BYTES = 64 * 1024;
 /** What Node's fetch sends as `User-Agent`; some servers and gateways refuse requests without one. */
 const USER_AGENT = 'node';
+/** Sends on a kept-alive connection the server had closed, again on another one, at most this many times in a row. */
+const MAX_STALE_RETRIES = 3;
 /** Headers that describe a request body, dropped when a redirect turns a POST into a GET (as fetch does). */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
 /** Sends requests with `node:http` / `node:https` and their global agents (keep-alive, sockets shared per origin). */
 export function nodeExchange(modules: NodeHttpModules): HttpExchange {
-  return (url, init) => send(modules, url, init, 0);
+  return (url, init) => send(modules, url, init, 0, 0);
 }
 
-function send(modules: NodeHttpModules, url: URL, init: HttpRequestInit, redirects: number): Promise<HttpAnswer> {
+function send(
+  modules: NodeHttpModules,
+  url: URL,
+  init: HttpRequestInit,
+  redirects: number,
+  staleRetries: number,
+): Promise<HttpAnswer> {
   return new Promise<HttpAnswer>((resolve, reject) => {
     const { signal } = init;
     if (signal.aborted) {
@@ -77,7 +85,7 @@ function send(modules: NodeHttpModules, url: URL, init: HttpRequestInit, redirec
           signal.removeEventListener('abort', onAbort);
           const next = redirected(url, location, status, init, redirects);
           if (next instanceof Error) reject(next);
-          else resolve(send(modules, next.url, next.init, redirects + 1));
+          else resolve(send(modules, next.url, next.init, redirects + 1, 0));
           return;
         }
         resolve(new NodeAnswer(response, modules, () => signal.removeEventListener('abort', onAbort)));
@@ -91,13 +99,24 @@ function send(modules: NodeHttpModules, url: URL, init: HttpRequestInit, redirec
     // Also after the answer: a failure then reaches the body being read, and must not be an unhandled 'error'.
     request.on('error', (error) => {
       signal.removeEventListener('abort', onAbort);
-      if (!settled) {
-        settled = true;
-        reject(error);
+      if (settled) return;
+      settled = true;
+      if (request.reusedSocket && isStaleConnection(error) && !signal.aborted && staleRetries < MAX_STALE_RETRIES) {
+        // The keep-alive race: the server closed this idle connection as the request went out on it, so it never
+        // read the request. Browsers send it again on another connection, and so does this (Node's documented way).
+        resolve(send(modules, url, init, redirects, staleRetries + 1));
+        return;
       }
+      reject(error);
     });
     request.end(init.body);
   });
+}
+
+/** A connection the server reset or closed before anything of the answer arrived. */
+function isStaleConnection(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
 }
 
 function isRedirect(status: number): boolean {

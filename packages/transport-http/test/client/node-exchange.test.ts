@@ -187,6 +187,44 @@ describe('nodeExchange', () => {
     expect(pieces).toEqual(['data: 1\n\n']);
   });
 
+  it('sends again, on another connection, a request whose kept-alive connection the server had closed', async () => {
+    const { createServer } = await import('node:http');
+    const handled: string[] = [];
+    let served = 0;
+    // The first request of each connection is answered; a later one finds the connection closed by the server (as
+    // when its keep-alive timeout fires just as the request goes out): the socket is destroyed unread.
+    const server = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) {
+        socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        handled.push(`${req.method} ${++served}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"n":${served}}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    server.on('connection', (socket) => cleanup.push(() => socket.destroy()));
+    const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`);
+    const send = exchange();
+    for (let i = 1; i <= 3; i++) {
+      const answer = await send(url, { method: 'POST', headers: {}, body: '{}', signal: signal() });
+      expect(await answer.text()).toBe(`{"n":${i}}`);
+    }
+    expect(handled).toEqual(['POST 1', 'POST 2', 'POST 3']);
+
+    // A connection reset that is not a kept-alive one is an error (the request may have run).
+    const resetting = await serve((req) => req.socket.destroy());
+    await expect(send(resetting, { method: 'POST', headers: {}, body: '{}', signal: signal() })).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
+  });
+
   it('rejects a body cut by the server before its end', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
