@@ -209,7 +209,11 @@ describe('nodeExchange', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    server.on('connection', (socket) => cleanup.push(() => socket.destroy()));
+    server.on('connection', (socket) => {
+      cleanup.push(() => {
+        socket.destroy();
+      });
+    });
     const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`);
     const send = exchange();
     for (let i = 1; i <= 3; i++) {
@@ -219,7 +223,9 @@ describe('nodeExchange', () => {
     expect(handled).toEqual(['POST 1', 'POST 2', 'POST 3']);
 
     // A connection reset that is not a kept-alive one is an error (the request may have run).
-    const resetting = await serve((req) => req.socket.destroy());
+    const resetting = await serve((req) => {
+      req.socket.destroy();
+    });
     await expect(send(resetting, { method: 'POST', headers: {}, body: '{}', signal: signal() })).rejects.toMatchObject({
       code: 'ECONNRESET',
     });
