@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { StreamableHttpClientTransport } from '../../src/index';
 import {
   accepted,
   collect,
@@ -9,13 +8,9 @@ import {
   MODERN_META,
   modernRequest,
   REQUEST_PATHS,
-  type RequestPath,
-  type ScriptedFetch,
   scriptedFetch,
   transportOn,
 } from './helpers';
-
-const URL_ = 'http://mcp.test/mcp';
 
 describe.each(REQUEST_PATHS)('StreamableHttpClientTransport: request headers (%s)', (path) => {
   it('sends Accept, Content-Type and the caller headers (static and per request), never letting them override its own', async () => {

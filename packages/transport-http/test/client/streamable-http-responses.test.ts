@@ -17,8 +17,6 @@ import {
   until,
 } from './helpers';
 
-const URL_ = 'http://mcp.test/mcp';
-
 async function started(path: RequestPath, fetch: ScriptedFetch) {
   const transport = await transportOn(path, fetch, { standaloneStream: false });
   const seen = collect(transport);

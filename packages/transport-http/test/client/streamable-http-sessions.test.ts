@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { StreamableHttpClientTransport } from '../../src/index';
 import {
   accepted,
   collect,
@@ -8,8 +7,6 @@ import {
   initializeResult,
   json,
   REQUEST_PATHS,
-  type RequestPath,
-  type ScriptedFetch,
   scriptedFetch,
   sse,
   sseStream,
@@ -17,7 +14,6 @@ import {
   until,
 } from './helpers';
 
-const URL_ = 'http://mcp.test/mcp';
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' } as const;
 
 function methodOf(call: { body: unknown }): string | undefined {
