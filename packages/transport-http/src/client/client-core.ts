@@ -1,5 +1,6 @@
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import type { HttpAnswer, HttpExchange } from './http-exchange';
+import type { AbortSource, Canceller } from './request-abort';
 import type { HeadersOption } from './request-headers';
 
 // What the era halves of StreamableHttpClientTransport (legacy-session.ts, modern-requests.ts) share with it: the
@@ -10,7 +11,7 @@ export interface InFlight {
   readonly request: JsonRpcRequest;
   readonly modern: boolean;
   /** Aborts the request's POST and its response stream. */
-  readonly controller: AbortController;
+  readonly cancel: Canceller;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -25,9 +26,8 @@ export interface RoundTripState {
 export interface StreamChain {
   /** The request whose response this stream owes; absent for the standalone GET stream. */
   readonly entry?: InFlight;
-  /** Aborts every stream of the chain: the request's controller, or the standalone stream's. */
-  readonly controller: AbortController;
-  readonly signal: AbortSignal;
+  /** Aborts every stream of the chain: the request's canceller, or the standalone stream's. */
+  readonly cancel: Canceller;
   lastEventId?: string;
   retryMs?: number;
   attempts: number;
@@ -47,13 +47,13 @@ export interface ClientCore {
   /** Requests sent and not yet answered. */
   inFlightCount(): number;
   /** POSTs one message with its era's headers; rejects with `ERR_NETWORK` when no answer arrives. */
-  post(message: JsonRpcMessage, signal: AbortSignal, modern: boolean): Promise<HttpAnswer>;
+  post(message: JsonRpcMessage, signal: AbortSource, modern: boolean): Promise<HttpAnswer>;
   /** POSTs a notification or response (202 expected). */
   postOther(message: JsonRpcMessage): Promise<void>;
   /** POSTs `entry`'s request again (after a repair: a new session, re-listed tools). */
   retry(entry: InFlight, state: RoundTripState): Promise<void>;
   /** Sends a request of the transport's own and returns its answer; other messages on the way are delivered. */
-  privateCall(request: JsonRpcRequest, signal: AbortSignal): Promise<PrivateAnswer>;
+  privateCall(request: JsonRpcRequest, signal: AbortSource): Promise<PrivateAnswer>;
   /** Reads an SSE stream of `chain`, delivering its messages; resumes it when it ends too early (legacy era). */
   consume(answer: HttpAnswer, chain: StreamChain): Promise<void>;
   deliver(message: JsonRpcMessage): void;

@@ -1,5 +1,6 @@
 import type { HttpAnswer, HttpExchange, HttpRequestInit } from './http-exchange';
 import { isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
+import { abortSignalOf } from './request-abort';
 
 /**
  * The exchange over a `fetch`: the caller's (proxies, OAuth wrappers, tests), or the runtime's outside Node. With
@@ -9,7 +10,12 @@ import { isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
 export function fetchExchange(fetchImpl: typeof fetch, refuseRedirects: boolean): HttpExchange {
   let refusing = refuseRedirects;
   return async (url: URL, init: HttpRequestInit): Promise<HttpAnswer> => {
-    const request: RequestInit = { method: init.method, headers: init.headers, body: init.body, signal: init.signal };
+    const request: RequestInit = {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      signal: abortSignalOf(init.signal),
+    };
     if (!refusing || init.method !== 'POST') return new FetchAnswer(await fetchImpl(url.href, request));
     try {
       return new FetchAnswer(await fetchImpl(url.href, { ...request, ...REFUSE_REDIRECTS }));

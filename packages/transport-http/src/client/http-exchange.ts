@@ -3,14 +3,16 @@
 // `node:http` keep-alive agents (no `Request`, `Response`, `Headers` or web streams per call), or the runtime's
 // `fetch` anywhere else.
 
+import type { AbortSource } from './request-abort';
+
 /** One HTTP request a client transport makes. */
 export interface HttpRequestInit {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** Header names in lower case; the transport's own already merged over the caller's. */
   readonly headers: Record<string, string>;
   readonly body?: string;
-  /** Aborting it ends the request and errors a body being read. */
-  readonly signal: AbortSignal;
+  /** Aborting it ends the request and errors a body being read (an `AbortSignal`, or a transport's `Canceller`). */
+  readonly signal: AbortSource;
 }
 
 /** The answer to one {@link HttpRequestInit}: status and headers at once, the body read in one of three ways. */

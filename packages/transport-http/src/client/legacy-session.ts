@@ -4,6 +4,7 @@ import type { ClientCore, InFlight, RoundTripState, StreamChain } from './client
 import { asError, describeMessage, excerpt, StreamableHttpError } from './errors';
 import type { HttpAnswer } from './http-exchange';
 import { type ReconnectPolicy, reconnectDelay, waitToReconnect } from './reconnect';
+import { type AbortSource, Canceller } from './request-abort';
 import { buildHeaders } from './request-headers';
 import { mediaType } from './response-body';
 import { SseClientTransport } from './sse-client-transport';
@@ -34,7 +35,7 @@ export class LegacySession {
   readonly #core: ClientCore;
   readonly #options: LegacySessionOptions;
   #initializeRequest: JsonRpcRequest | undefined;
-  #standalone: AbortController | undefined;
+  #standalone: Canceller | undefined;
   #reinitializing: Promise<void> | undefined;
 
   constructor(core: ClientCore, options: LegacySessionOptions) {
@@ -196,16 +197,16 @@ export class LegacySession {
   #openStandalone(): Promise<void> {
     const core = this.#core;
     this.stopStandalone();
-    const controller = new AbortController();
-    this.#standalone = controller;
-    const chain: StreamChain = { controller, signal: controller.signal, attempts: 0 };
+    const cancel = new Canceller();
+    this.#standalone = cancel;
+    const chain: StreamChain = { cancel, attempts: 0 };
     let answered!: () => void;
     const ready = new Promise<void>((resolve) => {
       answered = resolve;
     });
     this.connect(chain, false, answered).catch((error: unknown) => {
       answered();
-      if (chain.signal.aborted) return;
+      if (chain.cancel.aborted) return;
       // A 404 here means the session is gone. Requests in flight learn it from their own 404 (and fail with it); with
       // none, or when re-initialising is off and nothing else will notice, close now with the reason.
       if (
@@ -235,7 +236,7 @@ export class LegacySession {
   /** GETs a stream for `chain` (the standalone stream, or a resumption with `Last-Event-ID`) and reads it. */
   async connect(chain: StreamChain, resuming: boolean, answered?: () => void): Promise<void> {
     const core = this.#core;
-    const response = await this.#get(chain.signal, resuming ? chain.lastEventId : undefined);
+    const response = await this.#get(chain.cancel, resuming ? chain.lastEventId : undefined);
     answered?.();
     if (response.status === 405 && chain.entry === undefined) {
       response.discard();
@@ -274,11 +275,11 @@ export class LegacySession {
       }
       const delay = reconnectDelay(policy, chain.attempts, chain.retryMs);
       chain.attempts++;
-      if (!(await waitToReconnect(delay, chain.signal)) || core.isClosed()) return;
+      if (!(await waitToReconnect(delay, chain.cancel)) || core.isClosed()) return;
       try {
         return await this.connect(chain, chain.lastEventId !== undefined);
       } catch (error) {
-        if (chain.signal.aborted || core.isClosed()) return;
+        if (chain.cancel.aborted || core.isClosed()) return;
         if (!StreamableHttpError.is(error) || error.code !== 'ERR_NETWORK') {
           if (StreamableHttpError.is(error) && error.code === 'ERR_SESSION_EXPIRED') {
             this.sessionId = undefined;
@@ -292,7 +293,7 @@ export class LegacySession {
     }
   }
 
-  async #get(signal: AbortSignal, lastEventId: string | undefined): Promise<HttpAnswer> {
+  async #get(signal: AbortSource, lastEventId: string | undefined): Promise<HttpAnswer> {
     const core = this.#core;
     const headers = await buildHeaders(core.headers, {
       accept: 'text/event-stream',

@@ -3,6 +3,7 @@ import type * as NodeHttps from 'node:https';
 import type { Readable } from 'node:stream';
 import type * as NodeZlib from 'node:zlib';
 import type { HttpAnswer, HttpExchange, HttpRequestInit } from './http-exchange';
+import type { AbortSource } from './request-abort';
 
 // The exchange on Node: `node:http` / `node:https` through their global keep-alive agents. Node's `fetch` (undici)
 // builds a `Request`, `Headers`, a `Response` and web streams for every call and costs about ten times the CPU of the
@@ -158,7 +159,7 @@ function redirected(
 }
 
 /** What fetch rejects with when its signal aborts: the signal's reason (an `AbortError` unless the caller gave one). */
-function abortReason(signal: AbortSignal): Error {
+function abortReason(signal: AbortSource): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
 }

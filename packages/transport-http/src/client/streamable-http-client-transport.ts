@@ -17,6 +17,7 @@ import type { HttpAnswer, HttpExchange } from './http-exchange';
 import { LegacySession } from './legacy-session';
 import { ModernRequests } from './modern-requests';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect';
+import { type AbortSource, Canceller } from './request-abort';
 import { buildHeaders, type HeadersOption } from './request-headers';
 import { errorResponseIn, mediaType, parseJsonBody } from './response-body';
 import { exchangeFor } from './runtime-exchange';
@@ -103,7 +104,7 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #lifetime = new AbortController();
   readonly #inflight = new Map<RequestId, InFlight>();
   /** Streams being read, so close() can end those whose request was already answered (a resumed GET kept open). */
-  readonly #streams = new Set<AbortController>();
+  readonly #streams = new Set<Canceller>();
   readonly #legacy: LegacySession;
   readonly #modern: ModernRequests;
   #era: 'legacy' | 'modern' | undefined;
@@ -228,15 +229,16 @@ export class StreamableHttpClientTransport implements Transport {
       this.#legacy.initializing(request);
     }
     return new Promise<void>((resolve, reject) => {
-      const entry: InFlight = { request, modern, controller: new AbortController(), resolve, reject };
+      const entry: InFlight = { request, modern, cancel: new Canceller(), resolve, reject };
       this.#inflight.set(request.id, entry);
       if (signal !== undefined) {
-        // The peer gave up on this request (aborted or timed out): closing its stream tells the server.
+        // The peer gave up on this request (aborted or timed out): closing its stream tells the server. The signal is
+        // this request's own (TransportSendOptions), so its listener goes with it: nothing to remove.
         if (signal.aborted) {
           this.#cancel(entry);
           return;
         }
-        signal.addEventListener('abort', () => this.#cancel(entry), { once: true, signal: entry.controller.signal });
+        signal.addEventListener('abort', () => this.#cancel(entry), { once: true });
       }
       this.#roundTrip(entry, { relisted: false, reinitialized: false }).catch((error: unknown) =>
         this.#finish(entry, asError(error)),
@@ -247,12 +249,11 @@ export class StreamableHttpClientTransport implements Transport {
   async #roundTrip(entry: InFlight, state: RoundTripState): Promise<void> {
     const { request } = entry;
     const sentSession = this.#legacy.sessionId;
-    const response = await this.#post(request, entry.controller.signal, entry.modern);
+    const response = await this.#post(request, entry.cancel, entry.modern);
     if (!response.ok) return this.#requestRejected(entry, state, response, sentSession);
     const type = mediaType(response);
     if (type === 'text/event-stream' && response.hasBody) {
-      const { controller } = entry;
-      return this.#consume(response, { entry, controller, signal: controller.signal, attempts: 0 });
+      return this.#consume(response, { entry, cancel: entry.cancel, attempts: 0 });
     }
     if (type === 'application/json') {
       this.#deliverJson(await response.text(), request.method);
@@ -319,7 +320,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** A request of the transport's own: its response is returned, never delivered; other messages are. */
-  async #privateCall(request: JsonRpcRequest, signal: AbortSignal): Promise<PrivateAnswer> {
+  async #privateCall(request: JsonRpcRequest, signal: AbortSource): Promise<PrivateAnswer> {
     const modern = envelopeVersion(request) !== undefined;
     const response = await this.#post(request, signal, modern);
     let answer: PrivateAnswer | undefined;
@@ -385,7 +386,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- HTTP ----
 
-  async #post(message: JsonRpcMessage, signal: AbortSignal, modern: boolean): Promise<HttpAnswer> {
+  async #post(message: JsonRpcMessage, signal: AbortSource, modern: boolean): Promise<HttpAnswer> {
     const fixed: Record<string, string | undefined> = { accept: ACCEPT_BOTH, 'content-type': 'application/json' };
     if (modern) this.#modern.addHeaders(message, fixed);
     else this.#legacy.addHeaders(message, fixed);
@@ -410,7 +411,7 @@ export class StreamableHttpClientTransport implements Transport {
   /** Reads an SSE stream; when it ends too early (legacy era), resumes it with `Last-Event-ID`. */
   async #consume(response: HttpAnswer, chain: StreamChain): Promise<void> {
     let failure: unknown;
-    this.#streams.add(chain.controller);
+    this.#streams.add(chain.cancel);
     try {
       await readSseStream(response, {
         onEvent: (event) => {
@@ -427,9 +428,9 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (error) {
       failure = error;
     } finally {
-      this.#streams.delete(chain.controller);
+      this.#streams.delete(chain.cancel);
     }
-    if (this.#closed || chain.signal.aborted) return;
+    if (this.#closed || chain.cancel.aborted) return;
     const entry = chain.entry;
     if (entry !== undefined && this.#inflight.get(entry.request.id) !== entry) return;
     const why = failure === undefined ? 'the server closed it' : `it failed: ${asError(failure).message}`;
@@ -499,7 +500,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   #cancel(entry: InFlight): void {
     this.#finish(entry);
-    entry.controller.abort();
+    entry.cancel.abort();
   }
 
   #shutDown(): void {
@@ -511,7 +512,7 @@ export class StreamableHttpClientTransport implements Transport {
     });
     for (const entry of [...this.#inflight.values()]) {
       this.#finish(entry, closed);
-      entry.controller.abort();
+      entry.cancel.abort();
     }
     for (const stream of this.#streams) stream.abort();
     this.#streams.clear();
