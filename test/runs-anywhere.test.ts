@@ -12,6 +12,9 @@ const RUNS_ANYWHERE = [
   '@mcpkit/protocol',
   '@mcpkit/server',
   '@mcpkit/client',
+  // The HTTP client transports and the web-standard server handler; on Node the client reaches node:http through
+  // process.getBuiltinModule, never through an import.
+  '@mcpkit/transport-http',
   '@mcpkit/transport-websocket',
   '@mcpkit/tasks',
   '@mcpkit/middleware',

@@ -93,6 +93,9 @@ export async function runConcurrentDriver(open: (config: ConcurrentConfig) => Pr
           for (let i = 0; i < warmup && performance.now() < deadline; i++) await checkedCall(session, SMALL_TEXT);
         }),
       );
+      // The same load, unmeasured, first: what is measured is the steady state of this level, not the engine still
+      // compiling the code the level newly runs hot (a large client pays that for longer than a small one).
+      await settle(pool.slice(0, level), Math.min(config.durationMs / 2, LEVEL_SETTLE_MS), deadline);
       result.levels.push(await measureLevel(pool.slice(0, level), config, report, deadline));
     }
   } finally {
@@ -126,6 +129,19 @@ async function closeAll(sessions: Session[]): Promise<void> {
 async function checkedCall(session: Session, text: string): Promise<void> {
   const echoed = await session.call(text);
   if (echoed !== text) throw new Error(`echo returned ${echoed.length} chars, expected ${text.length}`);
+}
+
+/** The longest unmeasured run before each level (half the level's duration when that is shorter). */
+const LEVEL_SETTLE_MS = 500;
+
+/** Every session makes sequential calls for `ms`, unmeasured. */
+async function settle(sessions: Session[], ms: number, deadline: number): Promise<void> {
+  const stopAt = Math.min(performance.now() + ms, deadline);
+  await Promise.all(
+    sessions.map(async (session) => {
+      while (performance.now() < stopAt) await checkedCall(session, SMALL_TEXT);
+    }),
+  );
 }
 
 async function measureLevel(

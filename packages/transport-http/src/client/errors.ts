@@ -1,4 +1,5 @@
 import { defineCodedError, type JsonRpcMessage } from '@mcpkit/jsonrpc-core';
+import type { HttpAnswer } from './http-exchange';
 
 /** What went wrong on the HTTP side of a client transport. */
 export type StreamableHttpErrorCode =
@@ -90,13 +91,12 @@ export function challengeParams(header: string): Record<string, string> {
  */
 export function httpStatusError(
   request: string,
-  response: Response,
+  response: HttpAnswer,
   text: string,
   data: StreamableHttpErrorData,
 ): StreamableHttpError {
   const status = response.status;
-  const challenge =
-    status === 401 || status === 403 ? (response.headers.get('www-authenticate') ?? undefined) : undefined;
+  const challenge = status === 401 || status === 403 ? (response.header('www-authenticate') ?? undefined) : undefined;
   let message = `${request} with HTTP ${status}`;
   const details: StreamableHttpErrorData = { ...data, status, body: excerpt(text) };
   if (challenge !== undefined) {
@@ -120,7 +120,7 @@ export function asError(error: unknown): Error {
 }
 
 /** Reads at most a short excerpt of a response body for error data; never throws. */
-export async function bodyExcerpt(response: Response): Promise<string> {
+export async function bodyExcerpt(response: HttpAnswer): Promise<string> {
   try {
     const text = await response.text();
     return text.length > MAX_BODY_EXCERPT ? `${text.slice(0, MAX_BODY_EXCERPT)}…` : text;

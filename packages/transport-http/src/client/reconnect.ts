@@ -1,3 +1,5 @@
+import type { AbortSource } from './request-abort';
+
 /**
  * How a client transport reconnects a dropped SSE stream (legacy era: the standalone GET stream, and a POST stream
  * that closed before its response, resumed with `Last-Event-ID`).
@@ -47,7 +49,7 @@ export function reconnectDelay(policy: ReconnectPolicy, attempt: number, serverR
 }
 
 /** Waits `ms` before a reconnection attempt; false when `signal` aborted first (the stream is no longer wanted). */
-export function waitToReconnect(ms: number, signal: AbortSignal): Promise<boolean> {
+export function waitToReconnect(ms: number, signal: AbortSource): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = () => {

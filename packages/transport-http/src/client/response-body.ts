@@ -1,8 +1,9 @@
 import { type JsonRpcErrorResponse, type JsonRpcMessage, parseMessage } from '@mcpkit/jsonrpc-core';
+import type { HttpAnswer } from './http-exchange';
 
 /** The media type of a response, lower-case and without parameters (`application/json; charset=utf-8` → `application/json`). */
-export function mediaType(response: Response): string {
-  const header = response.headers.get('content-type');
+export function mediaType(response: HttpAnswer): string {
+  const header = response.header('content-type');
   if (header === null) return '';
   const semicolon = header.indexOf(';');
   return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();

@@ -7,12 +7,17 @@ import {
 } from '@mcpkit/jsonrpc-core';
 import { McpHeaders } from '@mcpkit/protocol';
 import { bodyExcerpt, httpStatusError, StreamableHttpError } from './errors';
+import type { HttpAnswer, HttpExchange } from './http-exchange';
 import { buildHeaders, type HeadersOption } from './request-headers';
+import { exchangeFor } from './runtime-exchange';
 import { readSseStream } from './sse-reader';
 
 /** Options of {@link SseClientTransport}. */
 export interface SseClientTransportOptions {
-  /** The `fetch` to use (tests, proxies, custom agents). Default: the global `fetch`. */
+  /**
+   * The `fetch` to use (tests, proxies, custom agents). Default: on Node, `node:http` / `node:https` with their global
+   * keep-alive agents (see the README); elsewhere the global `fetch`.
+   */
   fetch?: typeof fetch;
   /** Extra headers for every request, e.g. `Authorization`; a function is called before each request. */
   headers?: HeadersOption;
@@ -37,7 +42,7 @@ export class SseClientTransport implements Transport {
   onerror?: (error: Error) => void;
 
   readonly #url: URL;
-  readonly #fetch: typeof fetch;
+  readonly #exchange: HttpExchange;
   readonly #headers: HeadersOption | undefined;
   readonly #endpointTimeoutMs: number;
   readonly #controller = new AbortController();
@@ -49,7 +54,7 @@ export class SseClientTransport implements Transport {
 
   constructor(url: string | URL, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#exchange = exchangeFor(options.fetch);
     this.#headers = options.headers;
     this.#endpointTimeoutMs = options.endpointTimeoutMs ?? 10_000;
   }
@@ -63,14 +68,14 @@ export class SseClientTransport implements Transport {
     if (this.#started) throw new Error('SseClientTransport: start() was already called');
     this.#started = true;
     const url = this.#url.href;
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      const headers = await buildHeaders(this.#headers, { Accept: 'text/event-stream' });
-      response = await this.#fetch(url, { method: 'GET', headers, signal: this.#controller.signal });
+      const headers = await buildHeaders(this.#headers, { accept: 'text/event-stream' });
+      response = await this.#exchange(this.#url, { method: 'GET', headers, signal: this.#controller.signal });
     } catch (error) {
       throw new StreamableHttpError('ERR_NETWORK', `GET ${url} failed: ${describe(error)}`, { url }, { cause: error });
     }
-    if (!response.ok || response.body === null) {
+    if (!response.ok || !response.hasBody) {
       const body = await bodyExcerpt(response);
       throw new StreamableHttpError(
         'ERR_HTTP_STATUS',
@@ -95,7 +100,7 @@ export class SseClientTransport implements Transport {
         ),
       this.#endpointTimeoutMs,
     );
-    const reading = readSseStream(response.body, {
+    const reading = readSseStream(response, {
       onEvent: (event) => {
         if (event.event === 'endpoint') {
           if (this.#endpoint !== undefined) return;
@@ -155,13 +160,13 @@ export class SseClientTransport implements Transport {
     }
     if (isJsonRpcRequest(message) && message.method === 'initialize') this.#initializeId = message.id;
     const method = 'method' in message ? message.method : undefined;
-    let response: Response;
+    let response: HttpAnswer;
     try {
       const headers = await buildHeaders(this.#headers, {
-        'Content-Type': 'application/json',
+        'content-type': 'application/json',
         [McpHeaders.ProtocolVersion]: this.#protocolVersion,
       });
-      response = await this.#fetch(endpoint.href, {
+      response = await this.#exchange(endpoint, {
         method: 'POST',
         headers,
         body: serializeMessage(message),
@@ -187,7 +192,7 @@ export class SseClientTransport implements Transport {
       });
     }
     // The answer travels on the event stream; whatever the POST returns ("Accepted") is not a message.
-    await response.body?.cancel().catch(() => {});
+    response.discard();
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { HttpAnswer } from './http-exchange';
 
 /** What {@link readSseStream} reports while it reads. */
 export interface SseStreamHandlers {
@@ -13,25 +14,13 @@ const MAX_EVENT_BUFFER = 16 * 1024 * 1024;
 
 /**
  * Reads a `text/event-stream` body to its end with eventsource-parser, handing each event over as it completes.
- * Resolves when the server ends the body, rejects when reading fails (a reset connection, or `signal` aborted).
+ * Resolves when the server ends the body, rejects when reading fails (a reset connection, or the request aborted).
  */
-export async function readSseStream(body: ReadableStream<Uint8Array>, handlers: SseStreamHandlers): Promise<void> {
+export function readSseStream(answer: HttpAnswer, handlers: SseStreamHandlers): Promise<void> {
   const parser = createParser({
     onEvent: handlers.onEvent,
     onRetry: handlers.onRetry,
     maxBufferSize: MAX_EVENT_BUFFER,
   });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-    const rest = decoder.decode();
-    if (rest !== '') parser.feed(rest);
-  } finally {
-    reader.releaseLock();
-  }
+  return answer.stream((text) => parser.feed(text));
 }

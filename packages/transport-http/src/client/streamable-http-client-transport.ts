@@ -2,7 +2,6 @@ import {
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
-  type JsonRpcErrorObject,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
@@ -10,29 +9,29 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
-import { headersForToolCall, isModernVersion, McpHeaders, standardHeadersFor } from '@mcpkit/protocol';
-import { envelopeVersion, isModernRefusal, isParamHeaderMismatch } from './era-rules';
+import { isModernVersion } from '@mcpkit/protocol';
+import type { ClientCore, InFlight, PrivateAnswer, RoundTripState, StreamChain } from './client-core';
+import { envelopeVersion, isModernRefusal } from './era-rules';
 import { asError, describeMessage, excerpt, httpStatusError, StreamableHttpError } from './errors';
-import {
-  type ReconnectOptions,
-  type ReconnectPolicy,
-  reconnectDelay,
-  reconnectPolicy,
-  waitToReconnect,
-} from './reconnect';
-import { canRefuseRedirects, isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
+import type { HttpAnswer, HttpExchange } from './http-exchange';
+import { LegacySession } from './legacy-session';
+import { ModernRequests } from './modern-requests';
+import { type ReconnectOptions, reconnectPolicy } from './reconnect';
+import { type AbortSource, Canceller } from './request-abort';
 import { buildHeaders, type HeadersOption } from './request-headers';
 import { errorResponseIn, mediaType, parseJsonBody } from './response-body';
-import { SseClientTransport } from './sse-client-transport';
+import { exchangeFor } from './runtime-exchange';
+import type { SseClientTransport } from './sse-client-transport';
 import { readSseStream } from './sse-reader';
-import { ToolHeaderRegistry } from './tool-headers';
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {
   /**
-   * The `fetch` to use (tests, proxies, custom agents, `createOAuthFetch`). Default: the global `fetch`; on Node its
-   * POSTs then go out with `redirect: 'error'` (cheaper in undici) and, when a server does answer 3xx, are sent again
-   * and followed from then on. A `fetch` passed here is called with fetch's default redirect handling.
+   * The `fetch` to use (tests, proxies, custom agents, `createOAuthFetch`), called with fetch's default redirect
+   * handling. Default: on Node, `node:http` / `node:https` through their global keep-alive agents, with fetch's
+   * redirect, decoding and abort behaviour but no `Request`/`Response`/web streams per call (about a tenth of the CPU);
+   * Node's `fetch` when the process routes fetch through a proxy (an undici dispatcher, `NODE_USE_ENV_PROXY`);
+   * elsewhere the global `fetch`.
    */
   fetch?: typeof fetch;
   /**
@@ -63,39 +62,10 @@ export interface StreamableHttpClientTransportOptions {
   reinitializeOnSessionExpired?: boolean;
 }
 
-interface InFlight {
-  readonly request: JsonRpcRequest;
-  readonly modern: boolean;
-  readonly controller: AbortController;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
-
-/** One SSE stream and the GETs that resume it. */
-interface StreamChain {
-  /** The request whose response this stream owes; absent for the standalone GET stream. */
-  readonly entry?: InFlight;
-  /** Aborts every stream of the chain: the request's controller, or the standalone stream's. */
-  readonly controller: AbortController;
-  readonly signal: AbortSignal;
-  lastEventId?: string;
-  retryMs?: number;
-  attempts: number;
-}
-
-interface ExchangeState {
-  relisted: boolean;
-  reinitialized: boolean;
-}
-
 const ACCEPT_BOTH = 'application/json, text/event-stream';
-const DELETE_TIMEOUT_MS = 2_000;
-const MAX_RELIST_PAGES = 100;
-/** How long `notifications/initialized` waits for the server to answer the standalone GET before going on anyway. */
-const STANDALONE_OPEN_WAIT_MS = 5_000;
 
 /**
- * The client side of MCP's Streamable HTTP transport, on `fetch`, for both protocol eras:
+ * The client side of MCP's Streamable HTTP transport, for both protocol eras (legacy-session.ts, modern-requests.ts):
  *
  * - **2026-07-28**: every request is one POST with `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the
  *   `Mcp-Param-*` headers declared with `x-mcp-header` (learned from the `tools/list` results it carries; on a
@@ -105,7 +75,8 @@ const STANDALONE_OPEN_WAIT_MS = 5_000;
  *   the initialize result, the standalone GET stream, streams resumed with `Last-Event-ID` after the server's `retry`
  *   (bounded backoff otherwise), DELETE on close, and a fallback to the deprecated HTTP+SSE transport.
  *
- * Responses may be JSON or SSE (parsed with eventsource-parser).
+ * Responses may be JSON or SSE (parsed with eventsource-parser). Requests go out through the caller's `fetch`, else on
+ * Node through `node:http` keep-alive agents, else through the runtime's `fetch` (runtime-exchange.ts).
  *
  * @example
  * ```ts
@@ -127,49 +98,44 @@ export class StreamableHttpClientTransport implements Transport {
   onerror?: (error: Error) => void;
 
   readonly #url: URL;
-  readonly #fetch: typeof fetch;
+  readonly #http: HttpExchange;
   readonly #headers: HeadersOption | undefined;
-  readonly #policy: ReconnectPolicy;
-  readonly #standaloneStream: boolean;
   readonly #fallbackToSse: boolean;
-  readonly #reinitialize: boolean;
-  /** POSTs refuse redirects until a server answers one (see redirect-mode.ts). */
-  #refuseRedirects: boolean;
   readonly #lifetime = new AbortController();
   readonly #inflight = new Map<RequestId, InFlight>();
   /** Streams being read, so close() can end those whose request was already answered (a resumed GET kept open). */
-  readonly #streams = new Set<AbortController>();
-  readonly #tools = new ToolHeaderRegistry();
-  #sessionId: string | undefined;
+  readonly #streams = new Set<Canceller>();
+  readonly #legacy: LegacySession;
+  readonly #modern: ModernRequests;
   #era: 'legacy' | 'modern' | undefined;
-  #protocolVersion: string | undefined;
-  #initializeRequest: JsonRpcRequest | undefined;
-  #standalone: AbortController | undefined;
   #sse: SseClientTransport | undefined;
-  #reinitializing: Promise<void> | undefined;
   #privateIds = 0;
   #started = false;
   #closed = false;
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#http = exchangeFor(options.fetch);
     this.#headers = options.headers;
-    this.#policy = reconnectPolicy(options.reconnect);
-    this.#standaloneStream = options.standaloneStream !== false;
     this.#fallbackToSse = options.fallbackToSse !== false;
-    this.#reinitialize = options.reinitializeOnSessionExpired === true;
-    this.#refuseRedirects = canRefuseRedirects(options.fetch);
+    const core = this.#core();
+    this.#legacy = new LegacySession(core, {
+      policy: reconnectPolicy(options.reconnect),
+      standaloneStream: options.standaloneStream !== false,
+      reinitialize: options.reinitializeOnSessionExpired === true,
+      fetch: options.fetch,
+    });
+    this.#modern = new ModernRequests(core);
   }
 
   /** The legacy session id the server assigned at `initialize`, if any. */
   get sessionId(): string | undefined {
-    return this.#sessionId;
+    return this.#legacy.sessionId;
   }
 
   /** The protocol version the transport sends in `MCP-Protocol-Version` (legacy: from the initialize result). */
   get protocolVersion(): string | undefined {
-    return this.#protocolVersion;
+    return this.#era === 'modern' ? this.#modern.protocolVersion : this.#legacy.protocolVersion;
   }
 
   /** `'sse'` after falling back to the deprecated HTTP+SSE transport, else `'streamable-http'`. */
@@ -183,7 +149,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /**
-   * 2026-07-28 requests are cancelled by closing their response stream (aborting their fetch), never with
+   * 2026-07-28 requests are cancelled by closing their response stream (aborting their request), never with
    * `notifications/cancelled`: the peer hands each one a signal and this transport aborts the stream when it fires.
    * Legacy requests (and everything after a fallback to HTTP+SSE) are cancelled with the notification.
    */
@@ -221,11 +187,33 @@ export class StreamableHttpClientTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    const sessionId = this.#sessionId;
+    const endSession = this.#era === 'legacy';
     this.#shutDown();
     if (this.#sse !== undefined) await this.#sse.close();
-    if (sessionId !== undefined && this.#era === 'legacy') await this.#deleteSession(sessionId);
+    if (endSession) await this.#legacy.end();
     this.onclose?.();
+  }
+
+  /** What the era halves use of this transport. */
+  #core(): ClientCore {
+    return {
+      url: this.#url,
+      http: this.#http,
+      headers: this.#headers,
+      lifetime: this.#lifetime.signal,
+      isClosed: () => this.#closed,
+      inFlightCount: () => this.#inflight.size,
+      post: (message, signal, modern) => this.#post(message, signal, modern),
+      postOther: (message) => this.#postOther(message),
+      retry: (entry, state) => this.#roundTrip(entry, state),
+      privateCall: (request, signal) => this.#privateCall(request, signal),
+      consume: (answer, chain) => this.#consume(answer, chain),
+      deliver: (message) => this.#deliver(message),
+      finish: (entry, error) => this.#finish(entry, error),
+      report: (error) => this.onerror?.(error),
+      closeWith: (reason) => this.#closeWith(reason),
+      privateId: (purpose) => `mcpkit-transport-${purpose}-${++this.#privateIds}`,
+    };
   }
 
   // ---- requests ----
@@ -235,37 +223,37 @@ export class StreamableHttpClientTransport implements Transport {
     const modern = version !== undefined && isModernVersion(version);
     if (modern) {
       this.#era = 'modern';
-      this.#protocolVersion = version;
+      this.#modern.protocolVersion = version;
     } else if (request.method === 'initialize') {
       this.#era = 'legacy';
-      this.#initializeRequest = request;
+      this.#legacy.initializing(request);
     }
     return new Promise<void>((resolve, reject) => {
-      const entry: InFlight = { request, modern, controller: new AbortController(), resolve, reject };
+      const entry: InFlight = { request, modern, cancel: new Canceller(), resolve, reject };
       this.#inflight.set(request.id, entry);
       if (signal !== undefined) {
-        // The peer gave up on this request (aborted or timed out): closing its stream tells the server.
+        // The peer gave up on this request (aborted or timed out): closing its stream tells the server. The signal is
+        // this request's own (TransportSendOptions), so its listener goes with it: nothing to remove.
         if (signal.aborted) {
           this.#cancel(entry);
           return;
         }
-        signal.addEventListener('abort', () => this.#cancel(entry), { once: true, signal: entry.controller.signal });
+        signal.addEventListener('abort', () => this.#cancel(entry), { once: true });
       }
-      this.#exchange(entry, { relisted: false, reinitialized: false }).catch((error: unknown) =>
+      this.#roundTrip(entry, { relisted: false, reinitialized: false }).catch((error: unknown) =>
         this.#finish(entry, asError(error)),
       );
     });
   }
 
-  async #exchange(entry: InFlight, state: ExchangeState): Promise<void> {
+  async #roundTrip(entry: InFlight, state: RoundTripState): Promise<void> {
     const { request } = entry;
-    const sentSession = this.#sessionId;
-    const response = await this.#post(request, entry.controller.signal, entry.modern);
+    const sentSession = this.#legacy.sessionId;
+    const response = await this.#post(request, entry.cancel, entry.modern);
     if (!response.ok) return this.#requestRejected(entry, state, response, sentSession);
     const type = mediaType(response);
-    if (type === 'text/event-stream' && response.body !== null) {
-      const { controller } = entry;
-      return this.#consume(response.body, { entry, controller, signal: controller.signal, attempts: 0 });
+    if (type === 'text/event-stream' && response.hasBody) {
+      return this.#consume(response, { entry, cancel: entry.cancel, attempts: 0 });
     }
     if (type === 'application/json') {
       this.#deliverJson(await response.text(), request.method);
@@ -278,12 +266,9 @@ export class StreamableHttpClientTransport implements Transport {
       }
       return;
     }
-    if (response.status === 202 || response.body === null) {
-      // Not what the spec allows for a request, but the answer may still come on the standalone stream.
-      await response.body?.cancel().catch(() => {});
-      return;
-    }
-    await response.body.cancel().catch(() => {});
+    response.discard();
+    // Not what the spec allows for a request, but the answer may still come on the standalone stream.
+    if (response.status === 202 || !response.hasBody) return;
     throw new StreamableHttpError(
       'ERR_CONTENT_TYPE',
       `POST ${this.#url.href} answered ${describeMessage(request)} with content type '${type}'; expected application/json or text/event-stream`,
@@ -293,31 +278,35 @@ export class StreamableHttpClientTransport implements Transport {
 
   async #requestRejected(
     entry: InFlight,
-    state: ExchangeState,
-    response: Response,
+    state: RoundTripState,
+    response: HttpAnswer,
     sentSession: string | undefined,
   ): Promise<void> {
     const { request } = entry;
     const text = await response.text().catch(() => '');
     if (response.status === 404 && sentSession !== undefined) {
-      return this.#sessionGone(entry, state, sentSession, text);
+      return this.#legacy.sessionGone(entry, state, sentSession, text);
     }
     const rpcError = errorResponseIn(text);
-    if (rpcError !== undefined && entry.modern && !state.relisted && request.method === 'tools/call') {
-      if (isParamHeaderMismatch(rpcError.error)) {
-        state.relisted = true;
-        if (await this.#relistTools(request)) return this.#exchange(entry, state);
-      }
-    }
+    if (rpcError !== undefined && entry.modern && (await this.#modern.repair(entry, state, rpcError.error))) return;
     // 2026-07-28 §7e: a refused initialize without a 2026 error body may come from an HTTP+SSE-only server.
     if (
       request.method === 'initialize' &&
       this.#fallbackToSse &&
-      this.#sessionId === undefined &&
+      this.#legacy.sessionId === undefined &&
       (response.status === 400 || response.status === 404 || response.status === 405) &&
       !isModernRefusal(rpcError?.error)
     ) {
-      if (await this.#fallBackToSse(request)) return;
+      const sse = await this.#legacy.startSseFallback();
+      if (sse !== undefined) {
+        if (this.#closed) {
+          await sse.close();
+          return;
+        }
+        this.#sse = sse;
+        await sse.send(request);
+        return;
+      }
     }
     if (rpcError !== undefined) {
       this.#deliver({ jsonrpc: '2.0', id: request.id, error: rpcError.error });
@@ -330,89 +319,11 @@ export class StreamableHttpClientTransport implements Transport {
     });
   }
 
-  /** 404 for the session: start a new one by replaying `initialize` (when asked to), else fail and close. */
-  async #sessionGone(entry: InFlight, state: ExchangeState, sentSession: string, body: string): Promise<void> {
-    const initialize = this.#initializeRequest;
-    if (
-      this.#reinitialize &&
-      !state.reinitialized &&
-      initialize !== undefined &&
-      entry.request.method !== 'initialize'
-    ) {
-      state.reinitialized = true;
-      if (this.#sessionId === sentSession) {
-        this.#sessionId = undefined;
-        this.#reinitializing ??= this.#replayInitialize(initialize).finally(() => {
-          this.#reinitializing = undefined;
-        });
-      }
-      await this.#reinitializing;
-      return this.#exchange(entry, state);
-    }
-    if (this.#sessionId === sentSession) this.#sessionId = undefined;
-    const error = new StreamableHttpError(
-      'ERR_SESSION_EXPIRED',
-      `The server no longer knows session ${sentSession} (HTTP 404); connect again to start a new session`,
-      {
-        status: 404,
-        url: this.#url.href,
-        httpMethod: 'POST',
-        method: entry.request.method,
-        sessionId: sentSession,
-        body: excerpt(body),
-      },
-    );
-    this.#finish(entry, error);
-    // After the peer has seen this request fail with the error (not with a generic "connection closed").
-    setTimeout(() => this.#closeWith(error), 0);
-  }
-
-  async #replayInitialize(initialize: JsonRpcRequest): Promise<void> {
-    this.#stopStandalone();
-    const replay: JsonRpcRequest = { ...initialize, id: this.#privateId('reinitialize') };
-    const answer = await this.#privateCall(replay, this.#lifetime.signal);
-    if ('error' in answer) {
-      throw new StreamableHttpError(
-        'ERR_SESSION_EXPIRED',
-        `The session expired and the replayed initialize failed: ${answer.error.message}`,
-        { url: this.#url.href, method: 'initialize' },
-      );
-    }
-    this.#learnInitialize(answer.result);
-    await this.#postOther({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  }
-
-  /** Re-runs `tools/list` (all pages) with the envelope of `call`, to learn current `x-mcp-header` declarations. */
-  async #relistTools(call: JsonRpcRequest): Promise<boolean> {
-    const meta = { ...((call.params as { _meta?: Record<string, unknown> } | undefined)?._meta ?? {}) };
-    delete meta.progressToken;
-    let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_RELIST_PAGES; page++) {
-        const params: Record<string, unknown> = cursor === undefined ? { _meta: meta } : { _meta: meta, cursor };
-        const request: JsonRpcRequest = { jsonrpc: '2.0', id: this.#privateId('relist'), method: 'tools/list', params };
-        const answer = await this.#privateCall(request, this.#lifetime.signal);
-        if ('error' in answer) return false;
-        this.#tools.learn(answer.result);
-        const next = (answer.result as { nextCursor?: unknown } | null)?.nextCursor;
-        if (typeof next !== 'string') return true;
-        cursor = next;
-      }
-    } catch (error) {
-      this.onerror?.(asError(error));
-      return false;
-    }
-    return true;
-  }
-
   /** A request of the transport's own: its response is returned, never delivered; other messages are. */
-  async #privateCall(
-    request: JsonRpcRequest,
-    signal: AbortSignal,
-  ): Promise<{ result: unknown } | { error: JsonRpcErrorObject }> {
+  async #privateCall(request: JsonRpcRequest, signal: AbortSource): Promise<PrivateAnswer> {
     const modern = envelopeVersion(request) !== undefined;
     const response = await this.#post(request, signal, modern);
-    let answer: { result: unknown } | { error: JsonRpcErrorObject } | undefined;
+    let answer: PrivateAnswer | undefined;
     const take = (message: JsonRpcMessage) => {
       if (isJsonRpcResponse(message) && message.id === request.id) {
         answer = 'error' in message ? { error: message.error } : { result: message.result };
@@ -430,8 +341,8 @@ export class StreamableHttpClientTransport implements Transport {
         method: request.method,
       });
     }
-    if (mediaType(response) === 'text/event-stream' && response.body !== null) {
-      await readSseStream(response.body, { onEvent: (event) => this.#parseEvent(event.data, take) });
+    if (mediaType(response) === 'text/event-stream' && response.hasBody) {
+      await readSseStream(response, { onEvent: (event) => this.#parseEvent(event.data, take) });
     } else {
       for (const message of parseJsonBody(await response.text()).messages) take(message);
     }
@@ -444,104 +355,45 @@ export class StreamableHttpClientTransport implements Transport {
     return answer;
   }
 
-  async #fallBackToSse(initialize: JsonRpcRequest): Promise<boolean> {
-    const sse = new SseClientTransport(this.#url, { fetch: this.#fetch, headers: this.#headers });
-    sse.onmessage = (message) => this.#deliver(message);
-    sse.onerror = (error) => this.onerror?.(error);
-    sse.onclose = (reason) => this.#closeWith(reason);
-    try {
-      await sse.start();
-    } catch (error) {
-      this.onerror?.(
-        new StreamableHttpError(
-          'ERR_HTTP_STATUS',
-          `initialize was refused and the HTTP+SSE fallback failed too: ${asError(error).message}`,
-          { url: this.#url.href, method: 'initialize' },
-          { cause: error },
-        ),
-      );
-      return false;
-    }
-    if (this.#closed) {
-      await sse.close();
-      return true;
-    }
-    this.#sse = sse;
-    await sse.send(initialize);
-    return true;
-  }
-
   // ---- notifications and responses ----
 
   async #postOther(message: JsonRpcMessage): Promise<void> {
-    const sentSession = this.#sessionId;
+    const sentSession = this.#legacy.sessionId;
     const response = await this.#post(message, this.#lifetime.signal, this.#era === 'modern');
     if (!response.ok) {
       const text = await response.text().catch(() => '');
-      const error =
-        response.status === 404 && sentSession !== undefined
-          ? new StreamableHttpError(
-              'ERR_SESSION_EXPIRED',
-              `The server no longer knows session ${sentSession} (HTTP 404); connect again to start a new session`,
-              { status: 404, url: this.#url.href, httpMethod: 'POST', sessionId: sentSession, body: excerpt(text) },
-            )
-          : httpStatusError(`POST ${this.#url.href} answered ${describeMessage(message)}`, response, text, {
-              url: this.#url.href,
-              httpMethod: 'POST',
-              method: 'method' in message ? message.method : undefined,
-            });
-      if (error.code === 'ERR_SESSION_EXPIRED') {
-        if (this.#sessionId === sentSession) this.#sessionId = undefined;
-        if (!this.#reinitialize) setTimeout(() => this.#closeWith(error), 0);
+      if (response.status === 404 && sentSession !== undefined) {
+        const expired = new StreamableHttpError(
+          'ERR_SESSION_EXPIRED',
+          `The server no longer knows session ${sentSession} (HTTP 404); connect again to start a new session`,
+          { status: 404, url: this.#url.href, httpMethod: 'POST', sessionId: sentSession, body: excerpt(text) },
+        );
+        this.#legacy.expired(expired, sentSession);
+        throw expired;
       }
-      throw error;
+      throw httpStatusError(`POST ${this.#url.href} answered ${describeMessage(message)}`, response, text, {
+        url: this.#url.href,
+        httpMethod: 'POST',
+        method: 'method' in message ? message.method : undefined,
+      });
     }
     // A notification or response is answered 202 without a body; anything a server sends anyway is not for us.
-    await response.body?.cancel().catch(() => {});
-    if (
-      isJsonRpcNotification(message) &&
-      message.method === 'notifications/initialized' &&
-      this.#era === 'legacy' &&
-      this.#standaloneStream
-    ) {
-      // The session is usable once the server can reach the client: a server that sends a request on the standalone
-      // stream before the GET arrives would lose it (the official SDK drops such messages), so wait for its answer.
-      await this.#openStandalone();
+    response.discard();
+    if (isJsonRpcNotification(message) && message.method === 'notifications/initialized' && this.#era === 'legacy') {
+      await this.#legacy.initialized();
     }
   }
 
   // ---- HTTP ----
 
-  async #post(message: JsonRpcMessage, signal: AbortSignal, modern: boolean): Promise<Response> {
-    const fixed: Record<string, string | undefined> = { Accept: ACCEPT_BOTH, 'Content-Type': 'application/json' };
-    if (modern && 'method' in message) {
-      Object.assign(fixed, standardHeadersFor(message, this.#protocolVersion));
-      if (message.method === 'tools/call' && 'id' in message) {
-        const params = message.params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
-        Object.assign(fixed, headersForToolCall(this.#tools.paramsOf(params?.name), params?.arguments));
-      }
-    } else {
-      fixed['Mcp-Session-Id'] = this.#sessionId;
-      if (!(isJsonRpcRequest(message) && message.method === 'initialize')) {
-        fixed[McpHeaders.ProtocolVersion] = this.#protocolVersion;
-      }
-    }
+  async #post(message: JsonRpcMessage, signal: AbortSource, modern: boolean): Promise<HttpAnswer> {
+    const fixed: Record<string, string | undefined> = { accept: ACCEPT_BOTH, 'content-type': 'application/json' };
+    if (modern) this.#modern.addHeaders(message, fixed);
+    else this.#legacy.addHeaders(message, fixed);
     const headers = await buildHeaders(this.#headers, fixed);
-    const body = serializeMessage(message);
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      if (this.#refuseRedirects) {
-        try {
-          response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal, ...REFUSE_REDIRECTS });
-        } catch (error) {
-          if (!isRefusedRedirect(error)) throw error;
-          // The server answered 3xx without acting on the POST: send it again and follow, as fetch does by default.
-          this.#refuseRedirects = false;
-          response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal });
-        }
-      } else {
-        response = await this.#fetch(this.#url.href, { method: 'POST', headers, body, signal });
-      }
+      response = await this.#http(this.#url, { method: 'POST', headers, body: serializeMessage(message), signal });
     } catch (error) {
       throw new StreamableHttpError(
         'ERR_NETWORK',
@@ -550,124 +402,18 @@ export class StreamableHttpClientTransport implements Transport {
         { cause: error },
       );
     }
-    if (!modern) {
-      const sessionId = response.headers.get('mcp-session-id');
-      if (sessionId !== null && sessionId !== '') this.#sessionId = sessionId;
-    }
+    if (!modern) this.#legacy.answered(response);
     return response;
-  }
-
-  async #get(signal: AbortSignal, lastEventId: string | undefined): Promise<Response> {
-    const headers = await buildHeaders(this.#headers, {
-      Accept: 'text/event-stream',
-      'Mcp-Session-Id': this.#sessionId,
-      [McpHeaders.ProtocolVersion]: this.#protocolVersion,
-      'Last-Event-ID': lastEventId,
-    });
-    try {
-      return await this.#fetch(this.#url.href, { method: 'GET', headers, signal });
-    } catch (error) {
-      throw new StreamableHttpError(
-        'ERR_NETWORK',
-        `GET ${this.#url.href} failed: ${asError(error).message}`,
-        { url: this.#url.href, httpMethod: 'GET' },
-        { cause: error },
-      );
-    }
-  }
-
-  async #deleteSession(sessionId: string): Promise<void> {
-    try {
-      const headers = await buildHeaders(this.#headers, {
-        'Mcp-Session-Id': sessionId,
-        [McpHeaders.ProtocolVersion]: this.#protocolVersion,
-      });
-      const response = await this.#fetch(this.#url.href, {
-        method: 'DELETE',
-        headers,
-        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
-      });
-      await response.body?.cancel().catch(() => {});
-    } catch {
-      // Best effort: the session expires on the server anyway.
-    }
   }
 
   // ---- streams ----
 
-  /**
-   * Opens the standalone GET stream; resolves once the server answered the GET (the stream is open, or refused), or
-   * after {@link STANDALONE_OPEN_WAIT_MS} if it holds the answer back.
-   */
-  #openStandalone(): Promise<void> {
-    this.#stopStandalone();
-    const controller = new AbortController();
-    this.#standalone = controller;
-    const chain: StreamChain = { controller, signal: controller.signal, attempts: 0 };
-    let answered!: () => void;
-    const ready = new Promise<void>((resolve) => {
-      answered = resolve;
-    });
-    this.#connectChain(chain, false, answered).catch((error: unknown) => {
-      answered();
-      if (chain.signal.aborted) return;
-      // A 404 here means the session is gone. Requests in flight learn it from their own 404 (and fail with it); with
-      // none, or when re-initialising is off and nothing else will notice, close now with the reason.
-      if (
-        StreamableHttpError.is(error) &&
-        error.code === 'ERR_SESSION_EXPIRED' &&
-        !this.#reinitialize &&
-        this.#inflight.size === 0
-      ) {
-        this.#sessionId = undefined;
-        this.#closeWith(error);
-        return;
-      }
-      this.onerror?.(asError(error));
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, STANDALONE_OPEN_WAIT_MS);
-    });
-    return Promise.race([ready, waited]).finally(() => clearTimeout(timer));
-  }
-
-  #stopStandalone(): void {
-    this.#standalone?.abort();
-    this.#standalone = undefined;
-  }
-
-  /** GETs a stream for `chain` (the standalone stream, or a resumption with `Last-Event-ID`) and reads it. */
-  async #connectChain(chain: StreamChain, resuming: boolean, answered?: () => void): Promise<void> {
-    const response = await this.#get(chain.signal, resuming ? chain.lastEventId : undefined);
-    answered?.();
-    if (response.status === 405 && chain.entry === undefined) {
-      await response.body?.cancel().catch(() => {});
-      return;
-    }
-    if (!response.ok || mediaType(response) !== 'text/event-stream' || response.body === null) {
-      const text = await response.text().catch(() => '');
-      throw new StreamableHttpError(
-        response.status === 404 && this.#sessionId !== undefined ? 'ERR_SESSION_EXPIRED' : 'ERR_HTTP_STATUS',
-        `GET ${this.#url.href} (${chain.entry === undefined ? 'standalone stream' : `resuming the stream of ${describeMessage(chain.entry.request)}`}) answered HTTP ${response.status} ${mediaType(response)}`,
-        {
-          status: response.status,
-          url: this.#url.href,
-          httpMethod: 'GET',
-          sessionId: this.#sessionId,
-          body: excerpt(text),
-        },
-      );
-    }
-    return this.#consume(response.body, chain);
-  }
-
   /** Reads an SSE stream; when it ends too early (legacy era), resumes it with `Last-Event-ID`. */
-  async #consume(body: ReadableStream<Uint8Array>, chain: StreamChain): Promise<void> {
+  async #consume(response: HttpAnswer, chain: StreamChain): Promise<void> {
     let failure: unknown;
-    this.#streams.add(chain.controller);
+    this.#streams.add(chain.cancel);
     try {
-      await readSseStream(body, {
+      await readSseStream(response, {
         onEvent: (event) => {
           if (event.id !== undefined) chain.lastEventId = event.id;
           chain.attempts = 0;
@@ -682,9 +428,9 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (error) {
       failure = error;
     } finally {
-      this.#streams.delete(chain.controller);
+      this.#streams.delete(chain.cancel);
     }
-    if (this.#closed || chain.signal.aborted) return;
+    if (this.#closed || chain.cancel.aborted) return;
     const entry = chain.entry;
     if (entry !== undefined && this.#inflight.get(entry.request.id) !== entry) return;
     const why = failure === undefined ? 'the server closed it' : `it failed: ${asError(failure).message}`;
@@ -696,38 +442,7 @@ export class StreamableHttpClientTransport implements Transport {
         { cause: failure },
       );
     }
-    return this.#resume(chain, why);
-  }
-
-  async #resume(chain: StreamChain, why: string): Promise<void> {
-    for (;;) {
-      if (chain.attempts >= this.#policy.maxAttempts) {
-        const what =
-          chain.entry === undefined ? 'standalone stream' : `stream of ${describeMessage(chain.entry.request)}`;
-        throw new StreamableHttpError(
-          'ERR_STREAM_ENDED',
-          `The ${what} ended (${why}) and ${chain.attempts} reconnection attempts failed`,
-          { url: this.#url.href, sessionId: this.#sessionId },
-        );
-      }
-      const delay = reconnectDelay(this.#policy, chain.attempts, chain.retryMs);
-      chain.attempts++;
-      if (!(await waitToReconnect(delay, chain.signal)) || this.#closed) return;
-      try {
-        return await this.#connectChain(chain, chain.lastEventId !== undefined);
-      } catch (error) {
-        if (chain.signal.aborted || this.#closed) return;
-        if (!StreamableHttpError.is(error) || error.code !== 'ERR_NETWORK') {
-          if (StreamableHttpError.is(error) && error.code === 'ERR_SESSION_EXPIRED') {
-            this.#sessionId = undefined;
-            // After the request of this stream (if any) has failed with this error.
-            setTimeout(() => this.#closeWith(error), 0);
-          }
-          throw error;
-        }
-        why = error.message;
-      }
-    }
+    return this.#legacy.resume(chain, why);
   }
 
   // ---- inbound ----
@@ -765,18 +480,13 @@ export class StreamableHttpClientTransport implements Transport {
       const entry = this.#inflight.get(message.id);
       if (entry !== undefined) {
         if ('result' in message) {
-          if (entry.request.method === 'initialize') this.#learnInitialize(message.result);
-          else if (entry.request.method === 'tools/list' && entry.modern) this.#tools.learn(message.result);
+          if (entry.request.method === 'initialize') this.#legacy.learnInitialize(message.result);
+          else if (entry.modern) this.#modern.learn(entry.request, message.result);
         }
         this.#finish(entry);
       }
     }
     this.onmessage?.(message);
-  }
-
-  #learnInitialize(result: unknown): void {
-    const version = (result as { protocolVersion?: unknown } | null)?.protocolVersion;
-    if (typeof version === 'string') this.#protocolVersion = version;
   }
 
   // ---- bookkeeping ----
@@ -790,23 +500,19 @@ export class StreamableHttpClientTransport implements Transport {
 
   #cancel(entry: InFlight): void {
     this.#finish(entry);
-    entry.controller.abort();
-  }
-
-  #privateId(purpose: string): string {
-    return `mcpkit-transport-${purpose}-${++this.#privateIds}`;
+    entry.cancel.abort();
   }
 
   #shutDown(): void {
     this.#closed = true;
     this.#lifetime.abort();
-    this.#stopStandalone();
+    this.#legacy.stopStandalone();
     const closed = new StreamableHttpError('ERR_TRANSPORT_CLOSED', 'StreamableHttpClientTransport closed', {
       url: this.#url.href,
     });
     for (const entry of [...this.#inflight.values()]) {
       this.#finish(entry, closed);
-      entry.controller.abort();
+      entry.cancel.abort();
     }
     for (const stream of this.#streams) stream.abort();
     this.#streams.clear();

@@ -1,4 +1,7 @@
 import type { JsonRpcMessage } from '@mcpkit/jsonrpc-core';
+import { onTestFinished } from 'vitest';
+import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from '../../src/index';
+import { listen } from '../../src/node/index';
 
 /** One request the scripted fetch received. */
 export interface RecordedCall {
@@ -12,28 +15,60 @@ export interface RecordedCall {
 
 export type Script = (call: RecordedCall, index: number) => Response | Promise<Response>;
 
+/** A scripted `fetch`: it records every call and answers from its script; `answer` serves the script to a server. */
+export type ScriptedFetch = typeof fetch & {
+  calls: RecordedCall[];
+  answer: (request: Request, signal: AbortSignal | undefined) => Promise<Response>;
+};
+
 /** A `fetch` that records every call and answers from `script`. */
-export function scriptedFetch(script: Script): typeof fetch & { calls: RecordedCall[] } {
+export function scriptedFetch(script: Script): ScriptedFetch {
   const calls: RecordedCall[] = [];
-  const fetchFn = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
+  const answer = async (request: Request, signal: AbortSignal | undefined): Promise<Response> => {
     const text = request.method === 'POST' ? await request.text() : '';
     const call: RecordedCall = {
       method: request.method,
       url: request.url,
       headers: request.headers,
       body: text === '' ? undefined : (JSON.parse(text) as JsonRpcMessage),
-      signal: init?.signal ?? undefined,
+      signal,
     };
     calls.push(call);
-    const response = await script(call, calls.length - 1);
+    return script(call, calls.length - 1);
+  };
+  const fetchFn = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await answer(new Request(input, init), init?.signal ?? undefined);
     const signal = init?.signal;
     if (response.body === null || signal === undefined || signal === null) return response;
     // Like a real fetch: aborting the request errors the body being read (and cancels its source).
     const body = response.body.pipeThrough(new TransformStream(), { signal });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  return Object.assign(fetchFn, { calls }) as typeof fetch & { calls: RecordedCall[] };
+  return Object.assign(fetchFn, { calls, answer }) as ScriptedFetch;
+}
+
+/**
+ * How a scripted test reaches its script: the transport calls the scripted `fetch` itself, or, with no `fetch` option
+ * (the default request path: node:http on Node), a real server on 127.0.0.1 serves the script over HTTP. Each call's
+ * `signal` is then the server's: aborted when the client closes the connection.
+ */
+export const REQUEST_PATHS = ['fetch', 'node:http'] as const;
+export type RequestPath = (typeof REQUEST_PATHS)[number];
+
+/** A started transport on `path` answered by `scripted` (a server, closed when the test ends, for node:http). */
+export async function transportOn(
+  path: RequestPath,
+  scripted: ScriptedFetch,
+  options: Omit<StreamableHttpClientTransportOptions, 'fetch'> = {},
+): Promise<StreamableHttpClientTransport> {
+  if (path === 'fetch')
+    return new StreamableHttpClientTransport('http://mcp.test/mcp', { ...options, fetch: scripted });
+  const server = await listen(
+    { handle: (request: Request) => scripted.answer(request, request.signal) },
+    { port: 0, host: '127.0.0.1' },
+  );
+  onTestFinished(() => server.close());
+  return new StreamableHttpClientTransport(server.url, options);
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
@@ -66,6 +101,8 @@ export function sseStream(init: ResponseInit = {}) {
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
+      // A comment first, as servers send a priming event: over HTTP the headers leave with the first bytes.
+      c.enqueue(encoder.encode(': open\n\n'));
     },
     cancel() {
       onCancel();

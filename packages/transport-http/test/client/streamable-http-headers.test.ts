@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { StreamableHttpClientTransport } from '../../src/index';
 import {
   accepted,
   collect,
@@ -8,17 +7,16 @@ import {
   json,
   MODERN_META,
   modernRequest,
+  REQUEST_PATHS,
   scriptedFetch,
+  transportOn,
 } from './helpers';
 
-const URL_ = 'http://mcp.test/mcp';
-
-describe('StreamableHttpClientTransport: request headers', () => {
+describe.each(REQUEST_PATHS)('StreamableHttpClientTransport: request headers (%s)', (path) => {
   it('sends Accept, Content-Type and the caller headers (static and per request), never letting them override its own', async () => {
     let token = 0;
     const fetch = scriptedFetch((call) => json({ jsonrpc: '2.0', id: (call.body as { id: number }).id, result: {} }));
-    const transport = new StreamableHttpClientTransport(URL_, {
-      fetch,
+    const transport = await transportOn(path, fetch, {
       headers: async () => ({ Authorization: `Bearer t${++token}`, Accept: 'text/plain', 'X-App': 'demo' }),
     });
     collect(transport);
@@ -32,7 +30,7 @@ describe('StreamableHttpClientTransport: request headers', () => {
     expect(first?.headers.get('authorization')).toBe('Bearer t1');
     expect(second?.headers.get('authorization')).toBe('Bearer t2');
 
-    const fixed = new StreamableHttpClientTransport(URL_, { fetch, headers: { Authorization: 'Bearer fixed' } });
+    const fixed = await transportOn(path, fetch, { headers: { Authorization: 'Bearer fixed' } });
     collect(fixed);
     await fixed.start();
     await fixed.send(modernRequest(3, 'tools/list'));
@@ -47,7 +45,7 @@ describe('StreamableHttpClientTransport: request headers', () => {
       if (body.id === undefined) return accepted();
       return json({ jsonrpc: '2.0', id: body.id, result: { tools: [] } });
     });
-    const transport = new StreamableHttpClientTransport(URL_, { fetch, standaloneStream: false });
+    const transport = await transportOn(path, fetch, { standaloneStream: false });
     const { messages } = collect(transport);
     await transport.start();
     await transport.send(INITIALIZE);
@@ -76,7 +74,7 @@ describe('StreamableHttpClientTransport: request headers', () => {
         },
       ),
     );
-    const transport = new StreamableHttpClientTransport(URL_, { fetch });
+    const transport = await transportOn(path, fetch);
     collect(transport);
     await transport.start();
     await transport.send(modernRequest(1, 'server/discover'));
@@ -117,7 +115,7 @@ describe('StreamableHttpClientTransport: request headers', () => {
         return json({ jsonrpc: '2.0', id: body.id, result: { tools, resultType: 'complete' } });
       return json({ jsonrpc: '2.0', id: body.id, result: { content: [], resultType: 'complete' } });
     });
-    const transport = new StreamableHttpClientTransport(URL_, { fetch });
+    const transport = await transportOn(path, fetch);
     collect(transport);
     await transport.start();
     await transport.send(modernRequest(1, 'tools/call', { name: 'deploy', arguments: { region: 'eu' } }));
@@ -174,7 +172,7 @@ describe('StreamableHttpClientTransport: request headers', () => {
       }
       return json({ jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', content: [] } });
     });
-    const transport = new StreamableHttpClientTransport(URL_, { fetch });
+    const transport = await transportOn(path, fetch);
     const { messages } = collect(transport);
     await transport.start();
     const meta = {
@@ -214,7 +212,7 @@ describe('StreamableHttpClientTransport: request headers', () => {
         ? mismatch(body.id, 'Header mismatch: Mcp-Param-A header value 1 does not match body value 2')
         : mismatch(body.id, "Header mismatch: Mcp-Name header value 'a' does not match body value 'b'");
     });
-    const transport = new StreamableHttpClientTransport(URL_, { fetch });
+    const transport = await transportOn(path, fetch);
     const { messages } = collect(transport);
     await transport.start();
     await transport.send(modernRequest(1, 'tools/call', { name: 'x', arguments: {} }));

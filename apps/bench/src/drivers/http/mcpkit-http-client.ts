@@ -1,5 +1,6 @@
-// The HTTP bench client on mcpkit: `Client` + `StreamableHttpClientTransport` (global fetch). Legacy modes pin
-// 2025-11-25 (`initialize`); `modern` pins 2026-07-28 (no probe, no session).
+// The HTTP bench client on mcpkit: `Client` + `StreamableHttpClientTransport` with its defaults (on Node: node:http
+// and its global keep-alive agent, no `fetch`). Legacy modes pin 2025-11-25 (`initialize`); `modern` pins
+// 2026-07-28 (no probe, no session).
 import { Client } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import { runConcurrentDriver } from '../concurrent';
