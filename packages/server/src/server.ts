@@ -32,12 +32,12 @@ import { checkExtension, type ServerExtension } from './extensions';
 import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
 import { InputRounds } from './input-rounds';
 import type { ListenStream } from './listen-stream';
+import type { ServerBroadcast } from './message-bus';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
 import { ServerNotificationContext } from './notification-context';
 import { type NonceStore, RequestStateCodec } from './request-state';
 import { type ConnectOptions, ServerSession } from './session';
-import type { ServerBroadcast } from './message-bus';
 
 /** The only methods that may answer `input_required` (SEP-2322). */
 const _MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);

@@ -1,8 +1,8 @@
 import type { BusMessage, BusUnsubscribe, MessageBus, ServerBroadcast } from './message-bus';
 
 export type { ServerBroadcast };
-import type { Server } from './server';
 
+import type { Server } from './server';
 
 /** The bus topic server broadcasts travel on. */
 export const BROADCAST_TOPIC = 'mcpkit:broadcast';
