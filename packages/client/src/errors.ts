@@ -20,6 +20,8 @@ export type McpClientErrorCode =
   | 'ERR_INVALID_STRUCTURED_CONTENT'
   /** The tool's `outputSchema` cannot be used to validate (e.g. an unresolved `$ref`). */
   | 'ERR_INVALID_OUTPUT_SCHEMA'
+  /** A result must be checked against an `outputSchema` and the client has no `jsonSchema` validator (`LeanClient`). */
+  | 'ERR_NO_JSON_SCHEMA_VALIDATOR'
   /** A page walker met a repeated cursor or exceeded its page limit. */
   | 'ERR_PAGINATION'
   /** The subscription could not be set up or ended before it was acknowledged. */

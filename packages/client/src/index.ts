@@ -4,6 +4,8 @@
 export { Client } from './client';
 export { McpClientError, type McpClientErrorCode } from './errors';
 export type { ClientNotificationHandler, ClientRequestHandler } from './inbound';
+export { jsonSchemaValidator } from './json-schema-validator';
+export { LeanClient } from './lean-client';
 export type { ListKind } from './lists';
 export {
   type ClientContext,
@@ -25,6 +27,6 @@ export type {
   ResultSchema,
   TypedCallToolResult,
 } from './options';
-export type { StructuredContentIssue } from './output-schema';
+export type { JsonSchemaValidator, StructuredContentIssue } from './output-schema';
 export { ResponseCache, type ResponseCacheOptions } from './response-cache';
 export type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions';

@@ -12,6 +12,7 @@ import type {
   LoggingMessageNotificationParams,
   RequestMeta,
 } from '@mcpkit/protocol';
+import type { JsonSchemaValidator } from './output-schema';
 import type { ResponseCache } from './response-cache';
 
 /** Which protocol era a connection speaks: `legacy` (2024-11-05 … 2025-11-25) or `modern` (2026-07-28). */
@@ -87,6 +88,12 @@ export interface ClientOptions {
   onWarning?: (message: string, data?: Record<string, unknown>) => void;
   /** Receives errors nobody awaits (late responses, malformed messages). */
   onError?: (error: Error) => void;
+  /**
+   * Checks `structuredContent` against a tool's `outputSchema` in `callTool`. `Client` defaults to
+   * `jsonSchemaValidator` (@cfworker/json-schema); `LeanClient` has none, so its bundle carries no JSON Schema code and
+   * a result that needs the check fails with `ERR_NO_JSON_SCHEMA_VALIDATOR` until you pass one.
+   */
+  jsonSchema?: JsonSchemaValidator;
 }
 
 /** Options of `client.connect(transport, options)`. */

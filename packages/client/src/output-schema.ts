@@ -1,4 +1,3 @@
-import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type { ToolOutputSchema } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
 
@@ -11,39 +10,33 @@ export interface StructuredContentIssue {
   error: string;
 }
 
-// Compiled validators, per schema object: a tool definition's schema is validated many times, compiled once.
-const validators = new WeakMap<object, Validator>();
-
-function draftOf(schema: ToolOutputSchema): SchemaDraft {
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (declared.includes('draft-07') || declared.includes('draft-06')) return '7';
-  if (declared.includes('draft-04')) return '4';
-  if (declared.includes('2019-09')) return '2019-09';
-  // MCP's default dialect is 2020-12 (SEP-1613, SEP-2106).
-  return '2020-12';
-}
-
-function validatorFor(schema: ToolOutputSchema): Validator {
-  if (typeof schema !== 'object' || schema === null)
-    return new Validator(schema as unknown as boolean, '2020-12', false);
-  let validator = validators.get(schema);
-  if (validator === undefined) {
-    // Short-circuit off: the caller wants every issue, not just the first.
-    validator = new Validator(schema as Schema, draftOf(schema), false);
-    validators.set(schema, validator);
-  }
-  return validator;
-}
+/**
+ * Checks `value` against a tool's `outputSchema`: returns every issue found (`[]` when it matches), and throws when the
+ * schema cannot be evaluated (e.g. an unresolved `$ref`). `jsonSchemaValidator` (@cfworker/json-schema) is the one
+ * `Client` uses; bring another (Ajv, …) through the `jsonSchema` option.
+ *
+ * @example
+ * ```ts
+ * const ajv = new Ajv({ allErrors: true });
+ * const viaAjv: JsonSchemaValidator = (schema, value) => {
+ *   const validate = ajv.compile(schema);
+ *   return validate(value) ? [] : (validate.errors ?? []).map((e) => ({ instanceLocation: `#${e.instancePath}`, keyword: e.keyword, error: e.message ?? '' }));
+ * };
+ * ```
+ */
+export type JsonSchemaValidator = (schema: ToolOutputSchema, value: unknown) => readonly StructuredContentIssue[];
 
 /**
  * Checks a `tools/call` result's `structuredContent` against the tool's `outputSchema` (skipped when `isError`).
  * Throws `ERR_INVALID_STRUCTURED_CONTENT` when it is missing or does not match, `ERR_INVALID_OUTPUT_SCHEMA` when the
- * schema cannot be evaluated (an unresolved `$ref` — network references are never fetched).
+ * schema cannot be evaluated (an unresolved `$ref` — network references are never fetched), and
+ * `ERR_NO_JSON_SCHEMA_VALIDATOR` when the client was created without a validator.
  */
 export function checkStructuredContent(
   toolName: string,
   schema: ToolOutputSchema,
   result: { structuredContent?: unknown; isError?: boolean },
+  validate: JsonSchemaValidator | undefined,
 ): void {
   if (result.isError === true) return;
   if (result.structuredContent === undefined) {
@@ -53,9 +46,16 @@ export function checkStructuredContent(
       { tool: toolName, issues: [] },
     );
   }
-  let outcome: ReturnType<Validator['validate']>;
+  if (validate === undefined) {
+    throw new McpClientError(
+      'ERR_NO_JSON_SCHEMA_VALIDATOR',
+      `Tool "${toolName}" has an outputSchema, and this client was created without a JSON Schema validator to check its structuredContent: pass { jsonSchema: jsonSchemaValidator } (from @mcpkit/client) to LeanClient, or use Client`,
+      { tool: toolName, structuredContent: result.structuredContent },
+    );
+  }
+  let issues: readonly StructuredContentIssue[];
   try {
-    outcome = validatorFor(schema).validate(result.structuredContent);
+    issues = validate(schema, result.structuredContent);
   } catch (error) {
     throw new McpClientError(
       'ERR_INVALID_OUTPUT_SCHEMA',
@@ -64,12 +64,7 @@ export function checkStructuredContent(
       { cause: error },
     );
   }
-  if (outcome.valid) return;
-  const issues: StructuredContentIssue[] = outcome.errors.map((unit) => ({
-    instanceLocation: unit.instanceLocation,
-    keyword: unit.keyword,
-    error: unit.error,
-  }));
+  if (issues.length === 0) return;
   const shown = issues
     .slice(0, 5)
     .map((issue) => `${issue.instanceLocation}: ${issue.error}`)
@@ -77,6 +72,6 @@ export function checkStructuredContent(
   throw new McpClientError(
     'ERR_INVALID_STRUCTURED_CONTENT',
     `Tool "${toolName}" returned structuredContent that does not match its outputSchema: ${shown}`,
-    { tool: toolName, issues, structuredContent: result.structuredContent },
+    { tool: toolName, issues: [...issues], structuredContent: result.structuredContent },
   );
 }

@@ -1,25 +1,25 @@
 import { defineCodedError } from '@mcpkit/jsonrpc-core';
+import {
+  type CapabilityPath,
+  type CapabilityRequirement,
+  type CapabilitySide,
+  type MessageDirection,
+  type MethodRule,
+  ruleFor,
+  type Span,
+  TASKS_EXTENSION_ID,
+} from './method-rules.js';
 import type { ClientCapabilities, ServerCapabilities } from './types/capabilities.js';
 import type { SubscriptionFilter } from './types/subscriptions.js';
-import { isSupportedVersion, type ProtocolVersion } from './versions.js';
+import { isSupportedVersion } from './versions.js';
 
-/** Which peer a capability belongs to. */
-export type CapabilitySide = 'client' | 'server';
-
-/** Which way a message travels. */
-export type MessageDirection = 'clientToServer' | 'serverToClient' | 'both';
-
-/** A path into a capabilities object, e.g. `['resources', 'subscribe']` or `['extensions', TASKS_EXTENSION_ID]`. */
-export type CapabilityPath = readonly string[];
-
-/** One capability a message needs: whose, and where in their capabilities object. */
-export interface CapabilityRequirement {
-  readonly side: CapabilitySide;
-  readonly path: CapabilityPath;
-}
-
-/** The id of the 2026-07-28 tasks extension (SEP-2663), a key of `capabilities.extensions`. */
-export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+export {
+  type CapabilityPath,
+  type CapabilityRequirement,
+  type CapabilitySide,
+  type MessageDirection,
+  TASKS_EXTENSION_ID,
+} from './method-rules.js';
 
 /**
  * How a method exists in a revision:
@@ -37,177 +37,6 @@ export type MethodAvailability =
       extension?: string;
     }
   | { available: false; reason: string };
-
-interface Span {
-  since: ProtocolVersion;
-  removedIn?: ProtocolVersion;
-  kind: 'request' | 'notification' | 'inputRequest';
-  direction: MessageDirection;
-  extension?: string;
-}
-
-type Gate = (
-  version: ProtocolVersion,
-  params: Record<string, unknown>,
-  receiver: CapabilitySide,
-) => CapabilityRequirement[];
-
-interface MethodRule {
-  spans: readonly Span[];
-  gate?: Gate;
-}
-
-const ALL = '2024-11-05';
-const MODERN = '2026-07-28';
-const CORE_TASKS = '2025-11-25';
-
-const other = (side: CapabilitySide): CapabilitySide => (side === 'client' ? 'server' : 'client');
-const server = (...path: string[]): CapabilityRequirement => ({ side: 'server', path });
-const client = (...path: string[]): CapabilityRequirement => ({ side: 'client', path });
-const fixed =
-  (...requirements: CapabilityRequirement[]): Gate =>
-  () =>
-    requirements;
-
-const legacyRequest = (direction: MessageDirection, since: ProtocolVersion = ALL): Span[] => [
-  { since, removedIn: MODERN, kind: 'request', direction },
-];
-const everyRequest = (direction: MessageDirection): Span[] => [{ since: ALL, kind: 'request', direction }];
-const serverToClientThenInput = (since: ProtocolVersion): Span[] => [
-  { since, removedIn: MODERN, kind: 'request', direction: 'serverToClient' },
-  { since: MODERN, kind: 'inputRequest', direction: 'serverToClient' },
-];
-const coreTasksThenExtension: Span[] = [
-  { since: CORE_TASKS, removedIn: MODERN, kind: 'request', direction: 'both' },
-  { since: MODERN, kind: 'request', direction: 'clientToServer', extension: TASKS_EXTENSION_ID },
-];
-const tasksGate =
-  (...corePath: string[]): Gate =>
-  (version, _params, receiver) =>
-    version >= MODERN ? [server('extensions', TASKS_EXTENSION_ID)] : [{ side: receiver, path: ['tasks', ...corePath] }];
-
-const taskAugmented = (version: ProtocolVersion, params: Record<string, unknown>): boolean =>
-  version === CORE_TASKS && params.task !== undefined && params.task !== null;
-
-// The table of REVISIONS.md: every request and notification, the revisions it exists in, and the capability that
-// gates it. For requests the gate is the receiver's capability; for notifications it is the one the table names
-// (mostly the sender's, e.g. `tools.listChanged`; the client's `elicitation.url` for elicitation/complete).
-const RULES: Readonly<Record<string, MethodRule>> = {
-  initialize: { spans: legacyRequest('clientToServer') },
-  ping: { spans: legacyRequest('both') },
-  'server/discover': { spans: [{ since: MODERN, kind: 'request', direction: 'clientToServer' }] },
-  'resources/list': { spans: everyRequest('clientToServer'), gate: fixed(server('resources')) },
-  'resources/templates/list': { spans: everyRequest('clientToServer'), gate: fixed(server('resources')) },
-  'resources/read': { spans: everyRequest('clientToServer'), gate: fixed(server('resources')) },
-  'resources/subscribe': { spans: legacyRequest('clientToServer'), gate: fixed(server('resources', 'subscribe')) },
-  'resources/unsubscribe': { spans: legacyRequest('clientToServer'), gate: fixed(server('resources', 'subscribe')) },
-  'subscriptions/listen': { spans: [{ since: MODERN, kind: 'request', direction: 'clientToServer' }] },
-  'prompts/list': { spans: everyRequest('clientToServer'), gate: fixed(server('prompts')) },
-  'prompts/get': { spans: everyRequest('clientToServer'), gate: fixed(server('prompts')) },
-  'tools/list': { spans: everyRequest('clientToServer'), gate: fixed(server('tools')) },
-  'tools/call': {
-    spans: everyRequest('clientToServer'),
-    gate: (version, params) =>
-      taskAugmented(version, params)
-        ? [server('tools'), server('tasks', 'requests', 'tools', 'call')]
-        : [server('tools')],
-  },
-  'logging/setLevel': { spans: legacyRequest('clientToServer'), gate: fixed(server('logging')) },
-  // 2024-11-05 has no dedicated capability: completion is implied by prompts or resources.
-  'completion/complete': {
-    spans: everyRequest('clientToServer'),
-    gate: (version) => (version >= '2025-03-26' ? [server('completions')] : []),
-  },
-  'sampling/createMessage': {
-    spans: serverToClientThenInput(ALL),
-    gate: (version, params) => {
-      const required = [client('sampling')];
-      if (version >= '2025-11-25') {
-        if (params.tools !== undefined || params.toolChoice !== undefined) required.push(client('sampling', 'tools'));
-        if (params.includeContext === 'thisServer' || params.includeContext === 'allServers') {
-          required.push(client('sampling', 'context'));
-        }
-      }
-      if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'sampling', 'createMessage'));
-      return required;
-    },
-  },
-  'roots/list': { spans: serverToClientThenInput(ALL), gate: fixed(client('roots')) },
-  'elicitation/create': {
-    spans: serverToClientThenInput('2025-06-18'),
-    gate: (version, params) => {
-      if (version < '2025-11-25') return [client('elicitation')];
-      const required = [client('elicitation', params.mode === 'url' ? 'url' : 'form')];
-      if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'elicitation', 'create'));
-      return required;
-    },
-  },
-  'tasks/get': { spans: coreTasksThenExtension, gate: tasksGate() },
-  'tasks/result': {
-    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'request', direction: 'both' }],
-    gate: tasksGate(),
-  },
-  'tasks/list': {
-    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'request', direction: 'both' }],
-    gate: tasksGate('list'),
-  },
-  'tasks/cancel': { spans: coreTasksThenExtension, gate: tasksGate('cancel') },
-  'tasks/update': {
-    spans: [{ since: MODERN, kind: 'request', direction: 'clientToServer', extension: TASKS_EXTENSION_ID }],
-    gate: fixed(server('extensions', TASKS_EXTENSION_ID)),
-  },
-
-  'notifications/initialized': {
-    spans: [{ since: ALL, removedIn: MODERN, kind: 'notification', direction: 'clientToServer' }],
-  },
-  'notifications/cancelled': { spans: [{ since: ALL, kind: 'notification', direction: 'both' }] },
-  'notifications/progress': {
-    spans: [
-      { since: ALL, removedIn: MODERN, kind: 'notification', direction: 'both' },
-      { since: MODERN, kind: 'notification', direction: 'serverToClient' },
-    ],
-  },
-  'notifications/message': {
-    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
-    gate: fixed(server('logging')),
-  },
-  'notifications/resources/list_changed': {
-    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
-    gate: fixed(server('resources', 'listChanged')),
-  },
-  'notifications/resources/updated': {
-    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
-    gate: fixed(server('resources', 'subscribe')),
-  },
-  'notifications/prompts/list_changed': {
-    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
-    gate: fixed(server('prompts', 'listChanged')),
-  },
-  'notifications/tools/list_changed': {
-    spans: [{ since: ALL, kind: 'notification', direction: 'serverToClient' }],
-    gate: fixed(server('tools', 'listChanged')),
-  },
-  'notifications/roots/list_changed': {
-    spans: [{ since: ALL, removedIn: MODERN, kind: 'notification', direction: 'clientToServer' }],
-    gate: fixed(client('roots', 'listChanged')),
-  },
-  // Sent by whichever side runs the task, so the gate is the sender's (the receiver's peer's) `tasks`.
-  'notifications/tasks/status': {
-    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'notification', direction: 'both' }],
-    gate: (_version, _params, receiver) => [{ side: other(receiver), path: ['tasks'] }],
-  },
-  'notifications/elicitation/complete': {
-    spans: [{ since: CORE_TASKS, removedIn: MODERN, kind: 'notification', direction: 'serverToClient' }],
-    gate: fixed(client('elicitation', 'url')),
-  },
-  'notifications/subscriptions/acknowledged': {
-    spans: [{ since: MODERN, kind: 'notification', direction: 'serverToClient' }],
-  },
-  'notifications/tasks': {
-    spans: [{ since: MODERN, kind: 'notification', direction: 'serverToClient', extension: TASKS_EXTENSION_ID }],
-    gate: fixed(server('extensions', TASKS_EXTENSION_ID)),
-  },
-};
 
 function spanFor(rule: MethodRule, version: string): Span | undefined {
   for (const span of rule.spans) {
@@ -232,7 +61,7 @@ export function methodAvailability(method: string, version: string): MethodAvail
   const known = AVAILABILITY.get(version)?.get(method);
   if (known !== undefined) return known;
   const availability = computeAvailability(method, version);
-  if (isSupportedVersion(version) && Object.hasOwn(RULES, method)) {
+  if (isSupportedVersion(version) && ruleFor(method) !== undefined) {
     let byMethod = AVAILABILITY.get(version);
     if (byMethod === undefined) {
       byMethod = new Map();
@@ -249,7 +78,7 @@ function computeAvailability(method: string, version: string): MethodAvailabilit
   if (!isSupportedVersion(version)) {
     return { available: false, reason: `Unknown protocol version '${version}'` };
   }
-  const rule = Object.hasOwn(RULES, method) ? RULES[method] : undefined;
+  const rule = ruleFor(method);
   if (rule === undefined) return { available: false, reason: `'${method}' is not an MCP method` };
   const span = spanFor(rule, version);
   if (span === undefined) {
@@ -317,7 +146,7 @@ export function requiredCapability(
   options: RequiredCapabilityOptions = {},
 ): CapabilityRequirement[] | undefined {
   if (!isSupportedVersion(version)) return undefined;
-  const rule = Object.hasOwn(RULES, method) ? RULES[method] : undefined;
+  const rule = ruleFor(method);
   if (rule === undefined) return undefined;
   const span = spanFor(rule, version);
   if (span === undefined) return undefined;
