@@ -15,6 +15,7 @@ import {
   resolveReconnectOptions,
 } from './reconnect';
 import { OPEN, type WebSocketConstructor, type WebSocketLike } from './websocket-like';
+import { type WriteBatch, writeBatchOf } from './write-batch';
 
 /** The subprotocol MCP-over-WebSocket speaks (negotiated with `Sec-WebSocket-Protocol`). */
 export const MCP_SUBPROTOCOL = 'mcp';
@@ -61,6 +62,8 @@ export class WebSocketClientTransport implements Transport {
   readonly #headers: Record<string, string> | undefined;
   readonly #reconnect: ResolvedReconnectOptions | undefined;
   #socket: WebSocketLike | undefined = undefined;
+  /** With `ws`'s class: holds the frames of one event-loop turn for one TCP write (see write-batch.ts). */
+  #batch: WriteBatch | undefined = undefined;
   #started = false;
   #closed = false;
   #reconnecting = false;
@@ -100,7 +103,7 @@ export class WebSocketClientTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('WebSocketClientTransport: start() was already called; a transport starts once');
     this.#started = true;
-    this.#socket = await this.#open();
+    this.#use(await this.#open());
   }
 
   send(message: JsonRpcMessage): Promise<void> {
@@ -114,6 +117,7 @@ export class WebSocketClientTransport implements Transport {
     const id = (message as { id?: RequestId }).id;
     if (this.#inFlight !== undefined && method !== undefined && id !== undefined) this.#inFlight.add(id);
     try {
+      this.#batch?.hold();
       socket.send(serializeMessage(message));
     } catch (error) {
       return Promise.reject(error);
@@ -131,12 +135,21 @@ export class WebSocketClientTransport implements Transport {
     this.#closed = true;
     clearTimeout(this.#reconnectTimer);
     const socket = this.#socket;
+    const batch = this.#batch;
     this.#socket = undefined;
+    this.#batch = undefined;
     if (socket !== undefined) {
       detach(socket);
       if (socket.readyState <= OPEN) socket.close(1000);
+      // What was sent in this turn and the close frame leave now, in that order.
+      batch?.flush();
     }
     this.onclose?.(reason);
+  }
+
+  #use(socket: WebSocketLike): void {
+    this.#socket = socket;
+    this.#batch = writeBatchOf(socket);
   }
 
   /** Opens a socket and resolves once it is open (or rejects with why it could not be). */
@@ -220,6 +233,7 @@ export class WebSocketClientTransport implements Transport {
     detach(socket);
     if (this.#closed || this.#socket !== socket) return;
     this.#socket = undefined;
+    this.#batch = undefined;
     const error = closedError(code, reason, this.#url);
     const reconnect = this.#reconnect;
     if (reconnect === undefined) {
@@ -286,7 +300,7 @@ export class WebSocketClientTransport implements Transport {
             socket.close(1000);
             return;
           }
-          this.#socket = socket;
+          this.#use(socket);
           this.#reconnecting = false;
           options.onReconnected?.({ attempt });
         },

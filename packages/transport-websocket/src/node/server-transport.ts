@@ -9,6 +9,7 @@ import {
 } from '@mcpkit/jsonrpc-core';
 import type { RawData, WebSocket } from 'ws';
 import { closedError, WebSocketTransportError } from '../errors';
+import { type WriteBatch, writeBatchOf } from '../write-batch';
 
 /** Options for `WebSocketServerTransport`. */
 export interface WebSocketServerTransportOptions {
@@ -43,6 +44,8 @@ export class WebSocketServerTransport implements Transport {
   readonly #socket: WebSocket;
   readonly #info: MessageInfo | undefined;
   readonly #maxBuffered: number;
+  /** Holds the frames of one event-loop turn for one TCP write (see write-batch.ts). */
+  readonly #batch: WriteBatch | undefined;
   #started = false;
   #closed = false;
   /** True while reading is paused because the client is not reading fast enough. */
@@ -62,6 +65,7 @@ export class WebSocketServerTransport implements Transport {
     this.#socket = socket;
     this.#info = options.info;
     this.#maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.#batch = writeBatchOf(socket);
   }
 
   /** The `ws` socket of this connection. */
@@ -103,10 +107,13 @@ export class WebSocketServerTransport implements Transport {
     if (this.#closed) return;
     this.#finish(undefined);
     this.#socket.close(1000);
+    // The answers of this turn and the close frame leave now, in that order, whatever the application does next.
+    this.#batch?.flush();
   }
 
   #write(text: string): void {
     if (text.length > this.#largestWrite) this.#largestWrite = text.length;
+    this.#batch?.hold();
     this.#socket.send(text, this.#afterWrite);
     if (!this.#paused && this.#socket.bufferedAmount > this.#maxBuffered) {
       this.#paused = true;
