@@ -11,7 +11,8 @@ import {
 import type { ClientCapabilities, LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import type { SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
-import { LIST_METHOD, LISTS_CHANGED_BY, type ListKeeper } from './lists';
+import type { ListKeeper } from './list-keeper';
+import { LIST_METHOD, LISTS_CHANGED_BY } from './lists';
 import { type ClientContext, ClientInboundContext } from './middleware';
 import type { InputHandlers } from './options';
 import type { ResponseCache } from './response-cache';
@@ -120,14 +121,22 @@ export class InboundDispatch {
 /** The notifications that change what the client keeps (cached results, lists) and that subscriptions receive. */
 const CHANGE_NOTIFICATIONS = [...Object.keys(LISTS_CHANGED_BY), 'notifications/resources/updated'];
 
+/**
+ * What `Client` adds to `LeanClient`, installed after the client is built (`LeanClient` has none): its kept lists and
+ * its subscriptions. The client's own change handlers read this object when a notification arrives.
+ */
+export interface ClientFeatures {
+  lists?: ListKeeper;
+  subscriptions?: Subscriptions;
+}
+
 /** What the client's own handlers of server messages act on. */
 export interface OwnHandlerTargets {
   handlers: InputHandlers;
   capabilities: ClientCapabilities;
   session: () => SessionState | undefined;
   cache: ResponseCache | undefined;
-  lists: ListKeeper;
-  subscriptions: Subscriptions;
+  features: ClientFeatures;
   onLogMessage: ((params: LoggingMessageNotificationParams) => void) | undefined;
 }
 
@@ -137,7 +146,7 @@ export interface OwnHandlerTargets {
  * lists, tell subscribers) and log messages.
  */
 export function installOwnHandlers(own: Router, targets: OwnHandlerTargets): void {
-  const { cache, lists, subscriptions } = targets;
+  const { cache, features } = targets;
   answerServerRequests(own, targets);
   for (const method of CHANGE_NOTIFICATIONS) {
     own.setNotificationHandler(method, (params) => {
@@ -147,11 +156,10 @@ export function installOwnHandlers(own: Router, targets: OwnHandlerTargets): voi
       }
       const kinds = LISTS_CHANGED_BY[method] ?? [];
       for (const kind of kinds) cache?.invalidate(LIST_METHOD[kind]);
-      lists.changed(kinds);
-      subscriptions.deliver(method, params);
+      features.lists?.changed(kinds);
+      features.subscriptions?.deliver(method, params);
     });
   }
-  subscriptions.listen(own);
   own.setNotificationHandler('notifications/message', (params) => {
     targets.onLogMessage?.(params as LoggingMessageNotificationParams);
   });

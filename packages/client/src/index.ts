@@ -23,6 +23,7 @@ export type {
   Era,
   InputHandlers,
   InputRequestContext,
+  LeanClientOptions,
   RequestCallOptions,
   ResultSchema,
   TypedCallToolResult,

@@ -37,12 +37,14 @@ import {
   type Tool,
 } from '@mcpkit/protocol';
 import { CancellationPolicy } from './cancellation';
+import type { LeanClientInternals } from './client-internals';
 import type { Connection } from './eras/client-era';
 import { LegacyEra } from './eras/legacy-era';
 import { ModernEra } from './eras/modern-era';
 import { McpClientError } from './errors';
 import { addExtension } from './extensions';
 import {
+  type ClientFeatures,
   type ClientNotificationHandler,
   type ClientRequestHandler,
   InboundDispatch,
@@ -50,23 +52,22 @@ import {
 } from './inbound';
 import { fulfilInputRequests, resolveClientCapabilities } from './input-requests';
 import { listPage } from './list-page';
-import { ListKeeper, type ListKind, type ListPage, type Lists } from './lists';
+import { cursorParams, type ListItem, type ListKind, walkPages } from './lists';
 import type { ClientContext, ClientExtension, ClientMiddleware } from './middleware';
 import { negotiate } from './negotiation';
 import type {
   CallOptions,
   CallToolOptions,
-  ClientOptions,
   ConnectOptions,
   Era,
   InputHandlers,
+  LeanClientOptions,
   RequestCallOptions,
   TypedCallToolResult,
 } from './options';
 import { checkStructuredContent, type JsonSchemaValidator } from './output-schema';
 import { behaviourOf, checkResult, RequestPipeline } from './requests';
-import { ResponseCache } from './response-cache';
-import { type SubscribeFilter, type Subscription, type SubscriptionNotification, Subscriptions } from './subscriptions';
+import type { ResponseCache } from './response-cache';
 import { dropInvalidTools } from './tool-filter';
 import { Warnings } from './warnings';
 
@@ -74,12 +75,16 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
+/** Set by `LeanClient`'s static block (which may read its private fields); see {@link leanClientInternals}. */
+let internalsOf: (client: LeanClient) => LeanClientInternals;
+
 /**
- * `Client` without a bundled JSON Schema validator: everything `Client` does (both eras, every request, subscriptions,
- * input handlers, middleware, the response cache), and its bundle carries no JSON Schema code. `callTool` checks
- * `structuredContent` against an `outputSchema` with the `jsonSchema` validator you pass; without one, a result that
- * needs that check fails with `ERR_NO_JSON_SCHEMA_VALIDATOR` (it is never skipped silently). `Client` extends it with
- * `jsonSchemaValidator` (@cfworker/json-schema) as the default.
+ * The lean MCP client: both eras, every request (`listAll*` walks pages), cancellation, progress, input handlers
+ * (legacy server→client requests and 2026-07-28 `input_required` rounds), middleware and extensions, and its bundle
+ * carries none of what `Client` adds on top: subscriptions (`subscribe`), kept lists (`lists`, refreshed on change),
+ * a default response cache (pass `cache` to cache) and a JSON Schema validator. `callTool` checks `structuredContent`
+ * against an `outputSchema` with the `jsonSchema` validator you pass; without one, a result that needs that check
+ * fails with `ERR_NO_JSON_SCHEMA_VALIDATOR` (it is never skipped silently).
  *
  * @example
  * ```ts
@@ -95,7 +100,7 @@ export class LeanClient {
   /** What this client declares (`clientCapabilities`). */
   readonly capabilities: ClientCapabilities;
 
-  readonly #options: ClientOptions;
+  readonly #options: LeanClientOptions;
   readonly #jsonSchema: JsonSchemaValidator | undefined;
   readonly #handlers: InputHandlers;
   readonly #timeoutMs: number;
@@ -104,8 +109,10 @@ export class LeanClient {
   readonly #authContext: () => string;
   readonly #requests: RequestPipeline;
   readonly #cancellation = new CancellationPolicy();
-  readonly #subscriptions: Subscriptions;
-  readonly #kept: ListKeeper;
+  /** The definition of each tool as last listed (`callTool` checks `structuredContent` against its outputSchema). */
+  readonly #tools = new Map<string, Tool>();
+  /** What `Client` installs on top (kept lists, subscriptions); empty in a `LeanClient`. */
+  readonly #features: ClientFeatures = {};
   readonly #warnings: Warnings;
   readonly #middleware = new MiddlewareChain<ClientContext, unknown>({
     requireResult: (ctx) => ctx.kind === 'request',
@@ -122,7 +129,7 @@ export class LeanClient {
   /** Set once negotiation settled, until the connection closes; one object, so a request allocates none. */
   #live: Connection | undefined;
 
-  constructor(info: Implementation, options: ClientOptions = {}) {
+  constructor(info: Implementation, options: LeanClientOptions = {}) {
     const handlers = options.handlers ?? {};
     const enforce = options.enforceServerCapabilities !== false;
     const authContextKey = options.authContextKey;
@@ -133,7 +140,7 @@ export class LeanClient {
     this.#handlers = handlers;
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#maxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
-    this.#cache = options.cache === false ? undefined : (options.cache ?? new ResponseCache());
+    this.#cache = options.cache || undefined;
     this.#warnings = new Warnings(options.onWarning);
     this.#authContext = () => (typeof authContextKey === 'function' ? authContextKey() : authContextKey) ?? '';
     this.#requests = new RequestPipeline(
@@ -153,35 +160,15 @@ export class LeanClient {
     );
     const call = (method: string, params: object | undefined, callOptions?: CallOptions) =>
       this.#requests.call(method, params, callOptions);
-    this.#subscriptions = new Subscriptions({
-      call,
-      cancellation: this.#cancellation,
-      enforce,
-      timeoutMs: this.#timeoutMs,
-      connected: () => this.connected,
-      onError: options.onError,
-    });
-    const eraHost = { info, capabilities: this.capabilities, call, subscriptions: this.#subscriptions };
+    const eraHost = { info, capabilities: this.capabilities, call };
     this.#eras = { legacy: new LegacyEra(eraHost), modern: new ModernEra(eraHost) };
-    this.#kept = new ListKeeper({
-      page: (kind, params, callOptions) =>
-        (kind === 'tools'
-          ? this.listTools(params, callOptions)
-          : listPage(this.#requests, kind as Exclude<ListKind, 'tools'>, params, callOptions)) as Promise<
-          ListPage[typeof kind]
-        >,
-      refreshOnChange: options.refreshListsOnChange !== false,
-      onRefreshed: options.onListRefreshed,
-      warnings: this.#warnings,
-    });
     this.#inbound = new InboundDispatch(this.#middleware, () => this.#live?.session);
     installOwnHandlers(this.#inbound.own, {
       handlers,
       capabilities: this.capabilities,
       session: () => this.#live?.session,
       cache: this.#cache,
-      lists: this.#kept,
-      subscriptions: this.#subscriptions,
+      features: this.#features,
       onLogMessage: options.onLogMessage,
     });
   }
@@ -216,14 +203,6 @@ export class LeanClient {
   /** The server's `instructions`, if any. */
   get instructions(): string | undefined {
     return this.#live?.session.instructions;
-  }
-
-  /**
-   * The last complete list of each kind fetched with `listAll*` (kept fresh on list-changed notifications when
-   * `refreshListsOnChange` is on).
-   */
-  get lists(): Readonly<Lists> {
-    return this.#kept.lists;
   }
 
   // ---- connecting ----
@@ -282,7 +261,7 @@ export class LeanClient {
    * named in the `ConnectionClosedError` of every request still pending, and kept as its `cause`.
    */
   async close(reason?: Error): Promise<void> {
-    this.#subscriptions.endAll('client');
+    this.#features.subscriptions?.endAll('client');
     await this.#peer?.close(reason);
   }
 
@@ -318,13 +297,13 @@ export class LeanClient {
           }),
         ) as unknown as JsonObject,
     });
-    this.#kept.rememberTools(result.tools);
+    for (const tool of result.tools) this.#tools.set(tool.name, tool);
     return result;
   }
 
   /** Every tool, walking `nextCursor` pages (bounded; a repeated cursor fails). */
   listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#kept.walk('tools', options);
+    return this.#walk('tools', options);
   }
 
   /**
@@ -359,7 +338,7 @@ export class LeanClient {
     options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
   ): Promise<CallToolResult> {
     const result = await this.#requests.call<CallToolResult>('tools/call', params, options, { mayNeedInput: true });
-    const schema = options?.outputSchema ?? this.#kept.tool(params.name)?.outputSchema;
+    const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
     if (schema !== undefined)
       checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result, this.#jsonSchema);
     return result;
@@ -372,7 +351,7 @@ export class LeanClient {
 
   /** Every resource, walking pages. */
   listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#kept.walk('resources', options);
+    return this.#walk('resources', options);
   }
 
   /** One page of `resources/templates/list`. */
@@ -385,7 +364,7 @@ export class LeanClient {
 
   /** Every resource template, walking pages. */
   listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#kept.walk('resourceTemplates', options);
+    return this.#walk('resourceTemplates', options);
   }
 
   /** `resources/read`; may go through `input_required` rounds (2026-07-28); cached per `ttlMs` / `cacheScope`. */
@@ -400,7 +379,7 @@ export class LeanClient {
 
   /** Every prompt, walking pages. */
   listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#kept.walk('prompts', options);
+    return this.#walk('prompts', options);
   }
 
   /** `prompts/get`; may go through `input_required` rounds (2026-07-28). */
@@ -419,29 +398,6 @@ export class LeanClient {
    */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
     await this.#connection('logging/setLevel').session.era.setLogLevel(level, options);
-  }
-
-  /**
-   * Subscribes to list changes and resource updates, in either era: 2026-07-28 opens one `subscriptions/listen`
-   * stream and resolves once the server acknowledged it (`honoured` is what it agreed to); older revisions send
-   * `resources/subscribe` per URI and listen for list-changed notifications the server declared. Lists fetched with
-   * `listAll*` are refreshed on list-changed notifications either way.
-   *
-   * @example
-   * ```ts
-   * const subscription = await client.subscribe({ toolsListChanged: true, resources: ['file:///log.txt'] }, (n) => {
-   *   if (n.method === 'notifications/resources/updated') console.log('changed:', n.params.uri);
-   * });
-   * await subscription.close();
-   * ```
-   */
-  subscribe(
-    filter: SubscribeFilter,
-    onNotification: (notification: SubscriptionNotification) => void,
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
-  ): Promise<Subscription> {
-    const connection = this.#connection('subscriptions/listen');
-    return connection.session.era.subscribe(connection, filter, onNotification, options);
   }
 
   // ---- the extension seam ----
@@ -588,9 +544,42 @@ export class LeanClient {
     return live;
   }
 
+  /** Walks every page of `kind`; a complete tool list replaces every remembered definition. */
+  async #walk<K extends ListKind>(kind: K, options: CallOptions | undefined): Promise<ListItem<K>[]> {
+    const items = await walkPages(kind, (cursor) =>
+      kind === 'tools'
+        ? this.listTools(cursorParams(cursor), options)
+        : listPage(this.#requests, kind as Exclude<ListKind, 'tools'>, cursorParams(cursor), options),
+    );
+    if (kind === 'tools') {
+      this.#tools.clear();
+      for (const tool of items as Tool[]) this.#tools.set(tool.name, tool);
+    }
+    this.#features.lists?.kept(kind, items);
+    return items;
+  }
+
   #connectionClosed(peer: JsonRpcPeer): void {
     if (this.#peer !== peer) return;
     this.#live = undefined;
-    this.#subscriptions.endAll('connection');
+    this.#features.subscriptions?.endAll('connection');
   }
+
+  static {
+    internalsOf = (client) => ({
+      features: client.#features,
+      own: client.#inbound.own,
+      cancellation: client.#cancellation,
+      timeoutMs: client.#timeoutMs,
+      warnings: client.#warnings,
+      call: (method, params, options) => client.#requests.call(method, params, options),
+      walk: (kind, options) => client.#walk(kind, options),
+      connection: (method) => client.#connection(method),
+    });
+  }
+}
+
+/** The internals of `client`, for `Client` (not exported from the package). */
+export function leanClientInternals(client: LeanClient): LeanClientInternals {
+  return internalsOf(client);
 }

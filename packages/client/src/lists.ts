@@ -9,8 +9,6 @@ import type {
   Tool,
 } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
-import type { CallOptions, ClientOptions } from './options';
-import type { Warnings } from './warnings';
 
 /** The lists a client can walk and keep, keyed by kind. */
 export interface Lists {
@@ -82,75 +80,5 @@ export async function walkPages<K extends ListKind>(
     }
     seen.add(next);
     cursor = next;
-  }
-}
-
-/** What a {@link ListKeeper} needs from the client. */
-export interface ListKeeperOptions {
-  /** Fetches one page of `kind` (for tools: `listTools`, which filters the page and remembers its tools). */
-  readonly page: <K extends ListKind>(
-    kind: K,
-    params: { cursor?: string },
-    options: CallOptions | undefined,
-  ) => Promise<ListPage[K]>;
-  /** Refetch walked lists when the server says they changed (`refreshListsOnChange`). */
-  readonly refreshOnChange: boolean;
-  readonly onRefreshed: ClientOptions['onListRefreshed'];
-  /** Where a failed refresh is reported (nobody awaits it). */
-  readonly warnings: Warnings;
-}
-
-/**
- * The lists a client keeps: the last complete list of each kind walked with `listAll*` (refetched when the server says
- * it changed), and the definition of each tool as last listed (`callTool` checks `structuredContent` against it).
- */
-export class ListKeeper {
-  /** The last complete list of each kind. */
-  readonly lists: Lists = {};
-  readonly #tools = new Map<string, Tool>();
-  readonly #options: ListKeeperOptions;
-
-  constructor(options: ListKeeperOptions) {
-    this.#options = options;
-  }
-
-  /** The definition of tool `name` as last listed. */
-  tool(name: string): Tool | undefined {
-    return this.#tools.get(name);
-  }
-
-  /** Remembers listed tool definitions (a page of `tools/list`). */
-  rememberTools(tools: readonly Tool[]): void {
-    for (const tool of tools) this.#tools.set(tool.name, tool);
-  }
-
-  /** Walks every page of `kind` and keeps the list; a complete tool list replaces every remembered definition. */
-  async walk<K extends ListKind>(kind: K, options: CallOptions | undefined): Promise<ListItem<K>[]> {
-    const items = await walkPages(kind, (cursor) => this.#options.page(kind, cursorParams(cursor), options));
-    (this.lists as Record<ListKind, unknown>)[kind] = items;
-    if (kind === 'tools') {
-      this.#tools.clear();
-      this.rememberTools(items as Tool[]);
-    }
-    return items;
-  }
-
-  /** The server said these lists changed: refetch those already walked, in the background. */
-  changed(kinds: readonly ListKind[]): void {
-    if (!this.#options.refreshOnChange) return;
-    for (const kind of kinds) if (this.lists[kind] !== undefined) void this.#refresh(kind);
-  }
-
-  async #refresh(kind: ListKind): Promise<void> {
-    try {
-      const items = await this.walk(kind, { cache: false });
-      this.#options.onRefreshed?.(kind, items);
-    } catch (error) {
-      this.#options.warnings.once(
-        `refresh:${kind}:${Date.now()}`,
-        `Could not refresh ${kind} after a list-changed notification: ${error instanceof Error ? error.message : String(error)}`,
-        { kind },
-      );
-    }
   }
 }

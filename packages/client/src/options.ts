@@ -51,8 +51,8 @@ export interface InputHandlers {
   ) => ListRootsResult | Promise<ListRootsResult>;
 }
 
-/** Options of `new Client(info, options)`. */
-export interface ClientOptions {
+/** Options of `new LeanClient(info, options)`; `Client` takes these and a few more ({@link ClientOptions}). */
+export interface LeanClientOptions {
   /**
    * What the client declares. Default: derived from `handlers` (`sampling: {}`, `elicitation: {form: {}}`,
    * `roots: {listChanged: true}` for each handler given). Declaring a capability without its handler throws.
@@ -69,8 +69,8 @@ export interface ClientOptions {
   /** How many `input_required` rounds one call may go through before it fails. Default 10. */
   maxInputRounds?: number;
   /**
-   * The response cache, or `false` to disable caching. Default: a cache of this client. Share one `ResponseCache`
-   * between clients to share public entries.
+   * The response cache, or `false` to disable caching. Default: `Client` makes a cache of its own; `LeanClient` caches
+   * nothing unless given one. Share one `ResponseCache` between clients to share public entries.
    */
   cache?: ResponseCache | false;
   /**
@@ -78,13 +78,9 @@ export interface ClientOptions {
    * never served to another one. A function is read on every request. Default: one context for this client.
    */
   authContextKey?: string | (() => string | undefined);
-  /** Refetch lists already fetched with `listAll*` when the server says they changed. Default `true`. */
-  refreshListsOnChange?: boolean;
-  /** Called after a list kept in `client.lists` was refetched because the server said it changed. */
-  onListRefreshed?: (kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates', items: unknown[]) => void;
   /** Receives `notifications/message` log entries. */
   onLogMessage?: (params: LoggingMessageNotificationParams) => void;
-  /** Receives warnings (dropped tools, failed background refreshes). Default `console.warn`. */
+  /** Receives warnings (dropped tools; `Client`: failed background refreshes). Default `console.warn`. */
   onWarning?: (message: string, data?: Record<string, unknown>) => void;
   /** Receives errors nobody awaits (late responses, malformed messages). */
   onError?: (error: Error) => void;
@@ -94,6 +90,14 @@ export interface ClientOptions {
    * a result that needs the check fails with `ERR_NO_JSON_SCHEMA_VALIDATOR` until you pass one.
    */
   jsonSchema?: JsonSchemaValidator;
+}
+
+/** Options of `new Client(info, options)`: those of `LeanClient`, and the kept lists' (`client.lists`). */
+export interface ClientOptions extends LeanClientOptions {
+  /** Refetch lists already fetched with `listAll*` when the server says they changed. Default `true`. */
+  refreshListsOnChange?: boolean;
+  /** Called after a list kept in `client.lists` was refetched because the server said it changed. */
+  onListRefreshed?: (kind: 'tools' | 'prompts' | 'resources' | 'resourceTemplates', items: unknown[]) => void;
 }
 
 /** Options of `client.connect(transport, options)`. */

@@ -8,8 +8,9 @@ import {
   jsonSchemaValidator,
   LeanClient,
   McpClientError,
+  ResponseCache,
 } from '../src/index';
-import { CLIENT_INFO, cacheable, complete, legacyServer, modernServer } from './helpers/harness';
+import { CLIENT_INFO, cacheable, complete, legacyServer, modernServer, until } from './helpers/harness';
 
 const WEATHER: Tool = {
   name: 'weather',
@@ -78,6 +79,106 @@ describe.each(['legacy', 'modern'] as const)('LeanClient (%s)', (era) => {
     expect(McpClientError.is(error) && error.code).toBe('ERR_INVALID_STRUCTURED_CONTENT');
     const issues = (error as McpClientError).data.issues as Array<{ instanceLocation: string; keyword: string }>;
     expect(issues).toContainEqual(expect.objectContaining({ instanceLocation: '#/celsius', keyword: 'type' }));
+    await client.close();
+  });
+});
+
+/** A fake server in `era` with `server` in reach, for the tests that drive it after connecting. */
+async function pair(era: 'legacy' | 'modern', client: LeanClient, setup: (server: JsonRpcPeer) => void) {
+  const [clientSide, serverSide] = createLinkedTransports();
+  const server = new JsonRpcPeer({ hooks: mcpPeerHooks });
+  if (era === 'modern') modernServer(server, { tools: { listChanged: true } });
+  else legacyServer(server, { tools: { listChanged: true } });
+  setup(server);
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return server;
+}
+
+describe('LeanClient: what it leaves to Client', () => {
+  it('has no subscribe and no kept lists', () => {
+    const lean = new LeanClient(CLIENT_INFO);
+    expect('subscribe' in lean).toBe(false);
+    expect('lists' in lean).toBe(false);
+    const full = new Client(CLIENT_INFO);
+    expect(typeof full.subscribe).toBe('function');
+    expect(full.lists).toEqual({});
+  });
+
+  it('caches nothing unless given a ResponseCache, which list_changed then invalidates', async () => {
+    let listed = 0;
+    const cacheableTools = (server: JsonRpcPeer) =>
+      server.setRequestHandler('tools/list', () => {
+        listed++;
+        return cacheable({ tools: [ECHO] }, 60_000);
+      });
+    const uncached = new LeanClient(CLIENT_INFO);
+    await pair('modern', uncached, cacheableTools);
+    await uncached.listTools();
+    await uncached.listTools();
+    expect(listed).toBe(2);
+    await uncached.close();
+
+    listed = 0;
+    let logged = 0;
+    const cached = new LeanClient(CLIENT_INFO, { cache: new ResponseCache(), onLogMessage: () => logged++ });
+    const server = await pair('modern', cached, cacheableTools);
+    await cached.listTools();
+    await cached.listTools();
+    expect(listed).toBe(1);
+    await server.notify('notifications/tools/list_changed');
+    // Notifications are handled in order: once the log entry arrived, the list change was handled.
+    await server.notify('notifications/message', { level: 'info', data: 'changed' });
+    await until(() => logged === 1, 'the log entry');
+    await cached.listTools();
+    expect(listed).toBe(2);
+    await cached.close();
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('LeanClient keeps what a minimal client needs (%s)', (era) => {
+  it('walks every page with listAllTools and checks results against the listed outputSchema', async () => {
+    const client = new LeanClient(CLIENT_INFO);
+    const wrap = <T extends object>(result: T) => (era === 'modern' ? complete(result) : result);
+    await pair(era, client, (server) => {
+      server.setRequestHandler('tools/list', (params) =>
+        (params as { cursor?: string } | undefined)?.cursor === 'page-2'
+          ? wrap({ tools: [ECHO] })
+          : wrap({ tools: [WEATHER], nextCursor: 'page-2' }),
+      );
+      server.setRequestHandler('tools/call', () => wrap({ content: [], structuredContent: { celsius: 1 } }));
+    });
+    expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(['weather', 'echo']);
+    const error = await client.callTool({ name: 'weather', arguments: {} }).catch((e: unknown) => e);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_NO_JSON_SCHEMA_VALIDATOR');
+    await client.close();
+  });
+
+  it('answers the input requests it declares with its handlers', async () => {
+    const elicitation = vi.fn(async () => ({ action: 'accept' as const, content: { city: 'Paris' } }));
+    const client = new LeanClient(CLIENT_INFO, { handlers: { elicitation } });
+    const ask = { message: 'Which city?', requestedSchema: { type: 'object' as const, properties: {} } };
+    const server = await pair(era, client, (peer) => {
+      peer.setRequestHandler('tools/call', (params) => {
+        const answers = (params as { inputResponses?: Record<string, unknown> }).inputResponses;
+        return answers === undefined
+          ? { resultType: 'input_required', inputRequests: { city: { method: 'elicitation/create', params: ask } } }
+          : complete({ content: [{ type: 'text', text: JSON.stringify(answers.city) }] });
+      });
+    });
+    if (era === 'legacy') {
+      await expect(server.request('elicitation/create', ask)).resolves.toEqual({
+        action: 'accept',
+        content: { city: 'Paris' },
+      });
+      await expect(server.request('sampling/createMessage', { messages: [], maxTokens: 1 })).rejects.toMatchObject({
+        code: -32601,
+      });
+    } else {
+      const result = await client.callTool({ name: 'weather', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: '{"action":"accept","content":{"city":"Paris"}}' }]);
+    }
+    expect(elicitation).toHaveBeenCalledTimes(1);
     await client.close();
   });
 });

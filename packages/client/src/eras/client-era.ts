@@ -2,7 +2,7 @@
 // negotiation picks the object once, the session carries it, and the rest of the client asks it instead of testing
 // which era it speaks. Only types here, so every part of the client may import them without a cycle.
 import type { JsonObject, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
-import type { Implementation, LoggingLevel, ServerCapabilities } from '@mcpkit/protocol';
+import type { Implementation, LoggingLevel, RequestMeta, ServerCapabilities } from '@mcpkit/protocol';
 import type { CallOptions, Era } from '../options';
 import type { SubscribeFilter, Subscription, SubscriptionNotification } from '../subscription-types';
 
@@ -36,6 +36,28 @@ export interface SubscribeOptions {
 }
 
 /**
+ * Where `Client` keeps subscriptions (its `Subscriptions`; `LeanClient` has none): what an era's `subscribe` hands the
+ * work to. Declared here, so the era objects need not import the subscription manager.
+ */
+export interface SubscriptionKeeper {
+  /** 2024-11-05 … 2025-11-25: `resources/subscribe` per URI and the list-changed notifications the server declared. */
+  subscribeLegacy(
+    session: SessionState,
+    filter: SubscribeFilter,
+    onNotification: (notification: SubscriptionNotification) => void,
+    options: SubscribeOptions,
+  ): Promise<Subscription>;
+  /** 2026-07-28: one `subscriptions/listen` stream whose request carries `meta` (the era's envelope). */
+  openStream(
+    peer: JsonRpcPeer,
+    meta: RequestMeta,
+    filter: SubscribeFilter,
+    onNotification: (notification: SubscriptionNotification) => void,
+    options: SubscribeOptions,
+  ): Promise<Subscription>;
+}
+
+/**
  * What differs between 2024-11-05 … 2025-11-25 (`legacy`) and 2026-07-28 (`modern`) for a client. One object per era
  * and client, built with the client: the flags are plain fields and the methods allocate nothing beyond what the
  * era's wire format needs, so asking the era costs the request path nothing.
@@ -62,9 +84,13 @@ export interface ClientEra {
   refresh(session: SessionState, discovered: unknown): void;
   /** `client.setLoggingLevel`: legacy sends `logging/setLevel`; 2026-07-28 makes it the envelope's default level. */
   setLogLevel(level: LoggingLevel, options: CallOptions | undefined): Promise<void>;
-  /** `client.subscribe`: legacy `resources/subscribe` + list-changed listeners; 2026-07-28 one listen stream. */
+  /**
+   * `client.subscribe` (`Client` only: `subscriptions` is what it installs): legacy `resources/subscribe` +
+   * list-changed listeners; 2026-07-28 one listen stream.
+   */
   subscribe(
     connection: Connection,
+    subscriptions: SubscriptionKeeper,
     filter: SubscribeFilter,
     onNotification: (notification: SubscriptionNotification) => void,
     options: SubscribeOptions,

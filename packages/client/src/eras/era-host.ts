@@ -1,8 +1,7 @@
 // What an era object needs of the client that built it (`Client` builds one of each era): who the client is, its
-// request pipeline, and where subscriptions are kept.
+// request pipeline.
 import type { ClientCapabilities, Implementation } from '@mcpkit/protocol';
 import type { CallOptions } from '../options';
-import type { Subscriptions } from '../subscriptions';
 
 /** The client as its era objects see it. */
 export interface ClientEraHost {
@@ -12,5 +11,4 @@ export interface ClientEraHost {
   readonly capabilities: ClientCapabilities;
   /** Sends a request through the client's pipeline (checks, envelope, middleware). */
   call(method: string, params: object | undefined, options?: CallOptions): Promise<unknown>;
-  readonly subscriptions: Subscriptions;
 }

@@ -6,7 +6,7 @@ import { isJsonObject, type JsonObject } from '@mcpkit/jsonrpc-core';
 import { assertCapability, type InitializeResult, type LoggingLevel, type RequestMeta } from '@mcpkit/protocol';
 import type { CallOptions } from '../options';
 import type { SubscribeFilter, Subscription, SubscriptionNotification } from '../subscription-types';
-import type { ClientEra, Connection, SessionState, SubscribeOptions } from './client-era';
+import type { ClientEra, Connection, SessionState, SubscribeOptions, SubscriptionKeeper } from './client-era';
 import type { ClientEraHost } from './era-host';
 
 /** The legacy era's behaviour, for one client. */
@@ -52,11 +52,12 @@ export class LegacyEra implements ClientEra {
 
   subscribe(
     { session }: Connection,
+    subscriptions: SubscriptionKeeper,
     filter: SubscribeFilter,
     onNotification: (notification: SubscriptionNotification) => void,
     options: SubscribeOptions,
   ): Promise<Subscription> {
-    return this.#host.subscriptions.subscribeLegacy(session, filter, onNotification, options);
+    return subscriptions.subscribeLegacy(session, filter, onNotification, options);
   }
 
   async notifyRootsChanged({ peer, session }: Connection): Promise<boolean> {

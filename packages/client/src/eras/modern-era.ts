@@ -16,7 +16,7 @@ import {
 } from '@mcpkit/protocol';
 import type { CallOptions } from '../options';
 import type { SubscribeFilter, Subscription, SubscriptionNotification } from '../subscription-types';
-import type { ClientEra, Connection, SessionState, SubscribeOptions } from './client-era';
+import type { ClientEra, Connection, SessionState, SubscribeOptions, SubscriptionKeeper } from './client-era';
 import { checkDiscoverResult } from './discover-result';
 import type { ClientEraHost } from './era-host';
 
@@ -84,11 +84,12 @@ export class ModernEra implements ClientEra {
 
   subscribe(
     { peer, session }: Connection,
+    subscriptions: SubscriptionKeeper,
     filter: SubscribeFilter,
     onNotification: (notification: SubscriptionNotification) => void,
     options: SubscribeOptions,
   ): Promise<Subscription> {
-    return this.#host.subscriptions.openStream(peer, this.envelope(session.version), filter, onNotification, options);
+    return subscriptions.openStream(peer, this.envelope(session.version), filter, onNotification, options);
   }
 
   async notifyRootsChanged(_connection: Connection): Promise<boolean> {
