@@ -153,11 +153,13 @@ describe('mcpkit’s OAuth client against the demo authorization server', () => 
   });
 
   it('refreshes the access token after it expires', async () => {
-    const app = await startApp({ accessTokenTtlSeconds: 1, clockToleranceSeconds: 0 });
+    // JWT times are whole seconds: a token lives between TTL - 1 and TTL seconds. With a TTL of 1 a refreshed token
+    // issued late in a second could expire before the retried call reached the server (a flake under load).
+    const app = await startApp({ accessTokenTtlSeconds: 3, clockToleranceSeconds: 0 });
     const visits: Visit[] = [];
     const client = await connect(app, visits, 0);
     await client.callTool({ name: 'whoami' }, CALL);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
     const whoami = identityOf(await client.callTool({ name: 'whoami' }, CALL));
     expect(whoami.subject).toBe('demo-user');
     expect(visits).toHaveLength(1);
@@ -181,13 +183,13 @@ describe('the same server fronted by the OAuth proxy', () => {
   });
 
   it('steps up and refreshes through the proxy', async () => {
-    const app = await startApp({ mode: 'proxy', accessTokenTtlSeconds: 1, clockToleranceSeconds: 0 });
+    const app = await startApp({ mode: 'proxy', accessTokenTtlSeconds: 3, clockToleranceSeconds: 0 });
     const visits: Visit[] = [];
     const client = await connect(app, visits, 0);
     const report = await client.callTool({ name: 'admin_report' }, CALL);
     expect(report.isError).not.toBe(true);
     expect(visits).toHaveLength(2);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
     const whoami = identityOf(await client.callTool({ name: 'whoami' }, CALL));
     expect(whoami.scopes).toEqual(expect.arrayContaining(['mcp:tools', 'mcp:admin']));
     expect(visits).toHaveLength(2);
