@@ -62,6 +62,24 @@ async function registerClient(issuer: string, redirectUri: string): Promise<stri
 }
 
 /**
+ * Hands the authorization response to the CLI's callback server. The CLI prints the authorization URL before its
+ * callback server listens, so under load the first connection can be refused: try again, 50 times at most, 100 ms apart.
+ */
+async function deliverToCallback(callbackUrl: string | URL): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const delivered = await fetch(callbackUrl, { signal: AbortSignal.timeout(5_000) });
+      await delivered.body?.cancel();
+      return;
+    } catch (error) {
+      const refused = (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+      if (!refused || attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
  * Runs `conformance authorization` against `issuer` and answers the authorization URL it prints like a user at a
  * browser would; resolves with the CLI's output once it exits.
  */
@@ -79,17 +97,13 @@ function runAuthorizationSuite(args: string[], callback: string): Promise<string
       output += chunk;
       const url = /^(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(output)?.[1];
       if (url === undefined || browsing !== undefined) return;
-      browsing = browse({ authorizationUrl: new URL(url), redirectUri: callback } as never, []).then(
-        async (callbackUrl) => {
-          // The CLI's callback server takes it from here (code, state, iss).
-          const delivered = await fetch(callbackUrl, { signal: AbortSignal.timeout(5_000) });
-          await delivered.body?.cancel();
-        },
-        (error: unknown) => {
+      browsing = browse({ authorizationUrl: new URL(url), redirectUri: callback } as never, [])
+        // The CLI's callback server takes it from here (code, state, iss).
+        .then(deliverToCallback)
+        .catch((error: unknown) => {
           output += `\n[test browser] ${String(error)}`;
           child.kill('SIGKILL');
-        },
-      );
+        });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
