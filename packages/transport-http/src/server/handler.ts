@@ -126,33 +126,6 @@ export interface StreamableHttpHandler {
   closeSseStream(ctx: { session?: ServerSession | undefined; requestId: RequestId }): boolean;
   /** Closes a legacy session's standalone GET stream (the client reconnects with `Last-Event-ID`). */
   closeStandaloneSseStream(session: ServerSession | undefined): boolean;
-  /** Legacy sessions alive now. */
-  readonly sessionCount: number;
-  /** Ends every session and refuses further requests (503). */
-  close(): Promise<void>;
-}
-
-/** Extra request data from the adapter in front of the handler. */
-export interface HandleExtra {
-  /** The authenticated identity (from your auth middleware); it reaches handlers as `ctx.auth`. */
-  auth?: AuthInfo;
-}
-
-/**
- * A Streamable HTTP endpoint for one MCP server, as a web-standard `(Request) => Promise<Response>` function.
- * Mount it at your MCP path (`/mcp`) with any framework that speaks Fetch, or through `./node` / `./express`.
- */
-export interface StreamableHttpHandler {
-  /** Answers one HTTP request. */
-  handle(request: Request, extra?: HandleExtra): Promise<Response>;
-  /**
-   * Closes the SSE stream that carries a legacy request without ending the request (SSE polling, SEP-1699). Call it
-   * from a handler with its `ctx`; the client reconnects with `Last-Event-ID` and loses nothing. False when the
-   * request has no open stream here or resumability is off.
-   */
-  closeSseStream(ctx: { session?: ServerSession | undefined; requestId: RequestId }): boolean;
-  /** Closes a legacy session's standalone GET stream (the client reconnects with `Last-Event-ID`). */
-  closeStandaloneSseStream(session: ServerSession | undefined): boolean;
   /** Legacy sessions alive now (in a cluster: the copies this instance keeps). */
   readonly sessionCount: number;
   /**
