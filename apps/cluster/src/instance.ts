@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@mcpkit/server';
 import { RedisEventStore, RedisMessageBus, RedisNonceStore, RedisSessionStore } from '@mcpkit/store-redis';
 import { RedisTaskStore } from '@mcpkit/store-redis/tasks';
@@ -35,19 +36,6 @@ export interface ClusterInstance {
   readonly redis: Redis | undefined;
   close(): Promise<void>;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 
 /**
  * A Redis client as scale-out wants it: commands fail at once while Redis is unreachable (the request then gets a 503
@@ -158,7 +146,7 @@ function registerTools(
         await ctx.log('info', `step ${step} done`);
         // SSE polling (SEP-1699): the client comes back with Last-Event-ID, through the proxy, to any instance.
         if (poll === true && step === 1) closeSseStream(ctx);
-        await sleep(delayMs ?? 20, ctx.signal);
+        await sleep(delayMs ?? 20, undefined, { signal: ctx.signal });
       }
       return { content: [{ type: 'text', text: `reported ${steps} steps from ${options.instanceId}` }] };
     },
@@ -185,7 +173,7 @@ function registerTools(
       const taskId = ctx.get('task')?.taskId;
       await ctx.get('task')?.setStatusMessage(`building on ${options.instanceId}`);
       try {
-        await sleep((args as { ms?: number }).ms ?? 1_000, ctx.signal);
+        await sleep((args as { ms?: number }).ms ?? 1_000, undefined, { signal: ctx.signal });
       } catch (error) {
         if (taskId !== undefined) await redis?.set(`demo:cancelled:${taskId}`, options.instanceId, 'PX', 60_000);
         throw error;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
 import type { McpServer } from '@mcpkit/server';
 import { TaskServer } from '@mcpkit/tasks';
@@ -8,19 +9,6 @@ import { TaskServer } from '@mcpkit/tasks';
 // the suite something to run. The same tools as apps/tasks-demo/src/conformance-server.ts.
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 
 /** Registers the tasks tools and a `TaskServer` (in memory) on `server`; returns the `TaskServer`. */
 export function registerTasksScenarios(server: McpServer): TaskServer {
@@ -56,7 +44,7 @@ export function registerTasksScenarios(server: McpServer): TaskServer {
       execution: { taskSupport: 'optional' },
     },
     async ({ seconds, label }, ctx) => {
-      await sleep(seconds * 1000, ctx.signal);
+      await sleep(seconds * 1000, undefined, { signal: ctx.signal });
       return text(`computed ${label ?? ''} in ${seconds}s`);
     },
   );

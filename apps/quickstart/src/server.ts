@@ -7,6 +7,8 @@
 // One definition serves both protocol eras: 2026-07-28 (stateless, `server/discover`) and the `initialize` era
 // (2024-11-05 … 2025-11-25). The server decides per connection from what the client sends first; nothing here
 // depends on it.
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer, ResourceTemplate } from '@mcpkit/server';
 import { redirectConsoleToStderr, StdioServerTransport } from '@mcpkit/transport-stdio';
 import { z } from 'zod';
@@ -92,7 +94,7 @@ server.registerTool(
   },
   async ({ dishes }, ctx) => {
     for (const [index, dish] of dishes.entries()) {
-      await sleep(80, ctx.signal); // the kitchen at work; stops early if the client cancels
+      await sleep(80, undefined, { signal: ctx.signal }); // the kitchen at work; stops early if the client cancels
       await ctx.progress(index + 1, dishes.length, `${DISHES[dish]!.name} is ready`);
     }
     return { content: [{ type: 'text', text: `Order ready: ${dishes.join(', ')}` }] };
@@ -192,14 +194,4 @@ console.log('trattoria: ready on stdio'); // stderr, thanks to redirectConsoleTo
 
 function round(euros: number): number {
   return Math.round(euros * 100) / 100;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 }

@@ -2,6 +2,8 @@
 // io.modelcontextprotocol/tasks extension, 2026-07-28), built on @mcpkit/tasks with nothing scenario-specific in the
 // packages: what apps/everything-server needs for those scenarios. `node --import tsx src/conformance-server.ts
 // [--port 0]` prints `listening <url>` on stdout.
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@mcpkit/server';
 import { TaskServer } from '@mcpkit/tasks';
 import { createStreamableHttpHandler } from '@mcpkit/transport-http';
@@ -19,18 +21,6 @@ const tasks = new TaskServer(server, {
 });
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 const confirmSchema = {
   type: 'object' as const,
   properties: { confirm: { type: 'boolean' as const } },
@@ -54,7 +44,7 @@ server.registerTool(
     execution: { taskSupport: 'optional' },
   },
   async ({ seconds, label }, ctx) => {
-    await sleep(seconds * 1000, ctx.signal);
+    await sleep(seconds * 1000, undefined, { signal: ctx.signal });
     return text(`computed ${label ?? ''} in ${seconds}s`);
   },
 );

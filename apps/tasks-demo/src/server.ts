@@ -1,5 +1,7 @@
 // The tasks demo's server: two tools that run as tasks, their tasks kept in a SQLite file, so the process can be
 // killed mid-task and started again. `node --import tsx src/server.ts --db ./tasks.db [--step-ms 400]`.
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '@mcpkit/server';
 import { TaskServer } from '@mcpkit/tasks';
 import { SqliteTaskStore } from '@mcpkit/tasks/sqlite';
@@ -51,7 +53,7 @@ server.registerTool(
       }
       await ctx.get('task')?.setStatusMessage(`step ${step} of ${steps}`);
       await ctx.progress(step, steps, `step ${step} of ${steps}`);
-      await sleep(stepMs, ctx.signal);
+      await sleep(stepMs, undefined, { signal: ctx.signal });
     }
     return { content: [{ type: 'text', text: `Built in ${steps} steps.` }] };
   },
@@ -61,7 +63,7 @@ server.registerTool(
   'report',
   { description: 'Sends a report (slowly); not safe to repeat', execution: { taskSupport: 'required' } },
   async (_args, ctx) => {
-    await sleep(stepMs * 100, ctx.signal);
+    await sleep(stepMs * 100, undefined, { signal: ctx.signal });
     return { content: [{ type: 'text', text: 'Report sent.' }] };
   },
 );
@@ -71,17 +73,3 @@ await server.connect(new StdioServerTransport());
 // A killed process writes nothing more; one whose stdin ends leaves the same way, mid-task.
 process.stdin.once('end', () => process.exit(0));
 console.log(`tasks-demo: ready on stdio (${store.driver})`);
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
