@@ -193,13 +193,7 @@ export class LegacyEndpoint {
         ? undefined
         : { record: newRecord(sessionId, principal, cluster.instanceId), endEverywhere: false, stateful: undefined },
     );
-    this.sessions.add(session);
-    try {
-      session.peer = await this.#context.server.connect(session, { fixEra: true });
-    } catch (error) {
-      this.sessions.forget(session);
-      throw error;
-    }
+    await this.#connect(session);
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
     const response = await session.exchange(message, info);
     if (response === undefined) {
@@ -417,20 +411,25 @@ export class LegacyEndpoint {
   }
 
   /** A copy of a session another instance created: connected to the server, with the stored state. */
+  /** Registers a new session copy and connects the server to it; a failed connect leaves nothing behind. */
+  async #connect(session: HttpSession): Promise<ServerSession> {
+    this.sessions.add(session);
+    try {
+      session.peer = await this.#context.server.connect(session, { fixEra: true });
+      return session.peer;
+    } catch (error) {
+      this.sessions.forget(session);
+      throw error;
+    }
+  }
+
   async #materialize(record: SessionRecord): Promise<HttpSession> {
     const session = new HttpSession(record.sessionId, record.principal ?? undefined, this.#config, {
       record,
       endEverywhere: false,
       stateful: undefined,
     });
-    this.sessions.add(session);
-    try {
-      session.peer = await this.#context.server.connect(session, { fixEra: true });
-    } catch (error) {
-      this.sessions.forget(session);
-      throw error;
-    }
-    restoreState(session.peer, record);
+    restoreState(await this.#connect(session), record);
     return session;
   }
 
