@@ -4,7 +4,7 @@ import { TasksClient } from '@mcpkit/tasks';
 import { type RedisServer, skipWithoutRedis, startRedisServer } from '@mcpkit/testkit/redis';
 import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectRedis } from '../src/instance';
 import { type InstanceProcess, startInstance } from '../src/processes';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../src/proxy';
@@ -106,7 +106,16 @@ describe.skipIf(noRedis)('apps/cluster: three instances, one Redis, no affinity'
     const result = await client.callTool({ name: 'ask', arguments: {} });
     expect(text(result)).toMatch(/^hello Ada from [abc]$/);
     const call = proxy.forwarded.slice(from).find((record) => record.rpc === 'tools/call')!;
-    const answer = proxy.forwarded.slice(from).find((record) => record.rpc === 'response')!;
+    // The proxy records the client's POST of the answer when that instance's 202 comes back. The 202 and the answer's
+    // trip over the bus to the tool's instance run side by side, so the tool's result may reach the client first.
+    const answer = await vi.waitFor(
+      () => {
+        const record = proxy.forwarded.slice(from).find((forwarded) => forwarded.rpc === 'response');
+        if (record === undefined) throw new Error('the answer was not forwarded yet');
+        return record;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
     expect(answer.upstream).not.toBe(call.upstream);
     expect(text(result).endsWith(IDS[call.upstream]!)).toBe(true);
   });
