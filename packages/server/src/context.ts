@@ -1,6 +1,8 @@
 import {
   type AuthInfo,
   ContextVariables,
+  JsonRpcError,
+  JsonRpcErrorCode,
   type JsonRpcParams,
   type JsonRpcRequest,
   type MessageInfo,
@@ -18,7 +20,6 @@ import {
   hasCapability,
   type Implementation,
   type InputRequest,
-  type InputRequests,
   isLevelEnabled,
   type ListRootsRequestParams,
   type ListRootsResult,
@@ -53,13 +54,6 @@ export interface DispatchContext {
    * a request of the client: it runs no middleware, so it is not logged, traced or rate-limited as one.
    */
   readonly internal?: boolean;
-}
-
-/** The answer a modern handler's first unanswered ask turns into (collected by the dispatcher). */
-export interface PendingInputs {
-  inputs: InputRequests;
-  /** Keys in the order they were asked. */
-  keys: string[];
 }
 
 const noProgress = (): Promise<void> => Promise.resolve();
@@ -152,12 +146,11 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   #controller: AbortController | undefined = undefined;
   // Multi round-trip state (modern tools/call, prompts/get, resources/read only).
   readonly #mayAsk: boolean;
-  #answers: Record<string, unknown> | undefined = undefined;
+  /** Where a modern ask goes: the server's `InputRounds`, when it has one (see `askWith`). */
+  #rounds: ((input: InputAsk) => Promise<unknown>) | undefined = undefined;
   #askCount = 0;
   // Keys asked in this run of the handler: a key names one question.
   #askedKeys: Set<string> | undefined = undefined;
-  #pending: PendingInputs | undefined = undefined;
-  #onInputNeeded: ((pending: PendingInputs) => void) | undefined = undefined;
   #channel: RequestChannel | undefined = undefined;
 
   /** @internal Built by the server's dispatcher. */
@@ -384,26 +377,17 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
       );
     }
     if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, params, key);
-    const answers = this.#answers;
-    if (answers !== undefined && Object.hasOwn(answers, key)) {
-      try {
-        return Promise.resolve(checkAnswer(method, key, answers[key]));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    const rounds = this.#rounds;
+    if (rounds === undefined) {
+      return Promise.reject(
+        new JsonRpcError(
+          JsonRpcErrorCode.InternalError,
+          `'${this.method}' asked the client for input (${method}), which in ${this.protocolVersion} needs input rounds this server was created without: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
+          { code: 'ERR_INPUT_ROUNDS_OFF', method: this.method, input: method },
+        ),
+      );
     }
-    let pending = this.#pending;
-    if (pending === undefined) {
-      pending = { inputs: {}, keys: [] };
-      this.#pending = pending;
-      // Give the handler a macrotask to register asks it makes concurrently (Promise.all), then answer with all.
-      const ready = pending;
-      setTimeout(() => this.#onInputNeeded?.(ready), 0);
-    }
-    pending.inputs[key] = (params === undefined ? { method } : { method, params }) as InputRequests[string];
-    pending.keys.push(key);
-    // Never settles: the dispatcher answers input_required and sets this run of the handler aside.
-    return new Promise(() => {});
+    return rounds({ method, params, key });
   }
 
   #askChannel(
@@ -436,14 +420,9 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     return key;
   }
 
-  /** @internal The answers collected so far (from requestState and inputResponses), by key. */
-  setAnswers(answers: Record<string, unknown>): void {
-    this.#answers = answers;
-  }
-
-  /** @internal Called once when the handler asked for input nobody has answered yet. */
-  onInputNeeded(callback: (pending: PendingInputs) => void): void {
-    this.#onInputNeeded = callback;
+  /** @internal Where this request's modern asks go from now on (set by `InputRounds` before the handler runs). */
+  askWith(rounds: (input: InputAsk) => Promise<unknown>): void {
+    this.#rounds = rounds;
   }
 
   /** @internal Sets the handler aside: aborts its signal. */

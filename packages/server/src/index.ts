@@ -33,6 +33,7 @@ export type { PromptConfig, PromptHandler, RegisteredPrompt } from './prompts';
 export type { RegisteredHandle } from './registered-handle';
 export { RegistrationError } from './registry';
 export { InMemoryNonceStore, type NonceStore } from './request-state';
+export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { type Completer, ResourceTemplate, type ResourceTemplateCallbacks } from './resource-template';
 export type {
   RegisteredResource,

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
+import {
+  InputRounds,
+  jsonSchemaCompiler,
+  McpServer,
+  McpToolServer,
+  SchemaError,
+  Server,
+  serverOf,
+} from '../src/index';
 import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
 
 let harness: Harness | undefined;
@@ -78,6 +86,47 @@ describe('McpToolServer: the lean, tools-only server', () => {
         }),
       ),
     ).not.toThrow();
+  });
+
+  it('asks in 2026-07-28 only with inputRounds: without, the call fails naming the option; legacy asks need nothing', async () => {
+    const FORM = { message: 'Sure?', requestedSchema: { type: 'object' as const, properties: {} } };
+    const confirm = (server: McpToolServer) =>
+      server.registerTool('confirm', {}, async (_args, ctx) => {
+        const answer = await ctx.elicit(FORM);
+        return { content: [{ type: 'text', text: answer.action }] };
+      });
+    const caps = { elicitation: { form: {} } };
+
+    const lean = new McpToolServer({ name: 'lean', version: '1' });
+    confirm(lean);
+    harness = await connect(lean);
+    const refused = await rpcError(harness.client.request('tools/call', modern({ name: 'confirm' }, caps)));
+    expect(refused.code).toBe(-32603);
+    expect(refused.message).toMatch(/inputRounds: new InputRounds\(\)/);
+    expect(refused.data).toEqual({ code: 'ERR_INPUT_ROUNDS_OFF', method: 'tools/call', input: 'elicitation/create' });
+    await harness.close();
+
+    // Legacy era: the ask is a server→client request, no input rounds needed.
+    harness = await connect(lean);
+    harness.client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    await initialize(harness.client, '2025-11-25', caps);
+    const legacy = await harness.client.request<Loose>('tools/call', { name: 'confirm' });
+    expect(legacy.content).toEqual([{ type: 'text', text: 'decline' }]);
+    await harness.close();
+
+    const rounds = new McpToolServer({ name: 'lean', version: '1' }, { inputRounds: new InputRounds() });
+    confirm(rounds);
+    harness = await connect(rounds);
+    const first = await harness.client.request<Loose>('tools/call', modern({ name: 'confirm' }, caps));
+    expect(first.resultType).toBe('input_required');
+    const done = await harness.client.request<Loose>(
+      'tools/call',
+      modern(
+        { name: 'confirm', inputResponses: { 'elicit-1': { action: 'accept' } }, requestState: first.requestState },
+        caps,
+      ),
+    );
+    expect(done.content).toEqual([{ type: 'text', text: 'accept' }]);
   });
 
   it('serverOf finds the low-level Server of either class, or takes a Server as it is', () => {

@@ -14,9 +14,10 @@ const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'reso
 export class ModernEra implements EraStrategy {
   readonly era = 'modern' as const;
   readonly #host: EraHost;
-  readonly #inputRounds: InputRounds;
+  /** How handlers ask the client for input; without it, their asks fail with ERR_INPUT_ROUNDS_OFF. */
+  readonly #inputRounds: InputRounds | undefined;
 
-  constructor(host: EraHost, inputRounds: InputRounds) {
+  constructor(host: EraHost, inputRounds: InputRounds | undefined) {
     this.#host = host;
     this.#inputRounds = inputRounds;
   }
@@ -44,9 +45,12 @@ export class ModernEra implements EraStrategy {
       host.loggingDeclared(),
       mayAsk,
     );
-    if (!mayAsk) return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false);
+    const rounds = this.#inputRounds;
+    if (!mayAsk || rounds === undefined) {
+      return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false);
+    }
     const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
-    const result = await host.run(ctx, dctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
+    const result = await host.run(ctx, dctx, () => rounds.run(handler, params!, ctx, dctx));
     return rules.complete(method, result, retried);
   }
 
