@@ -12,6 +12,7 @@ export {
 } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
 export type { ServerExtension } from './extensions';
+export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { compileSchema, jsonSchemaCompiler } from './json-schema';
 export type { InferJsonSchema } from './json-schema-types';
 export { ListenStream } from './listen-stream';
@@ -33,7 +34,6 @@ export type { PromptConfig, PromptHandler, RegisteredPrompt } from './prompts';
 export type { RegisteredHandle } from './registered-handle';
 export { RegistrationError } from './registry';
 export { InMemoryNonceStore, type NonceStore } from './request-state';
-export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { type Completer, ResourceTemplate, type ResourceTemplateCallbacks } from './resource-template';
 export type {
   RegisteredResource,

@@ -120,8 +120,9 @@ export class InputRounds {
           setTimeout(askRound, 0);
         }
         const { method: askMethod, params: askParams } = ask;
-        inputs[ask.key] = (askParams === undefined ? { method: askMethod } : { method: askMethod, params: askParams }) as
-          InputRequests[string];
+        inputs[ask.key] = (
+          askParams === undefined ? { method: askMethod } : { method: askMethod, params: askParams }
+        ) as InputRequests[string];
         keys.push(ask.key);
         // Never settles: this round answers input_required and sets this run of the handler aside.
         return new Promise(() => {});

@@ -13,6 +13,7 @@ import {
   type ResourceTemplateHandler,
 } from './resources';
 import type { SchemaInput } from './schema';
+import { checkMcpHeaders } from './tool-headers-check';
 import { McpToolServer, type McpToolServerOptions } from './tool-server';
 
 /**
@@ -46,6 +47,7 @@ export class McpServer extends McpToolServer {
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     const jsonSchema = options.jsonSchema ?? jsonSchemaCompiler;
     super(serverInfo, { ...options, jsonSchema, inputRounds: options.inputRounds ?? new InputRounds(options) });
+    this.tools.checkInput = checkMcpHeaders;
     const listChanged = this.listChanged;
     this.#prompts = new Prompts(this.server, this.pageSize, () => listChanged.changed('prompts'), jsonSchema);
     this.#resources = new Resources(this.server, this.pageSize, () => listChanged.changed('resources'));

@@ -48,7 +48,8 @@ export class McpToolServer {
   protected readonly listChanged: ListChangedDebouncer;
   /** Items per page of every list this server answers. */
   protected readonly pageSize: number;
-  readonly #tools: Tools;
+  /** The tools feature (`McpServer` adds its registration checks to it). */
+  protected readonly tools: Tools;
 
   constructor(serverInfo: Implementation, options: McpToolServerOptions = {}) {
     this.server = new Server(serverInfo, options);
@@ -58,7 +59,7 @@ export class McpToolServer {
     this.pageSize = pageSize;
     const listChanged = new ListChangedDebouncer(this.server, options.listChangedDebounceMs ?? 5);
     this.listChanged = listChanged;
-    this.#tools = new Tools(this.server, pageSize, () => listChanged.changed('tools'), options.jsonSchema);
+    this.tools = new Tools(this.server, pageSize, () => listChanged.changed('tools'), options.jsonSchema);
   }
 
   /** The sessions currently connected. */
@@ -130,7 +131,7 @@ export class McpToolServer {
     const I extends SchemaInput | undefined = undefined,
     const O extends SchemaInput | undefined = undefined,
   >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I>): RegisteredTool {
-    return this.#tools.register(
+    return this.tools.register(
       name,
       config as ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
       handler as unknown as ToolHandler<never>,
@@ -145,6 +146,6 @@ export class McpToolServer {
    * server.getTool('deploy')?.execution?.taskSupport; // 'optional'
    */
   getTool(name: string): Tool | undefined {
-    return this.#tools.definition(name);
+    return this.tools.definition(name);
   }
 }

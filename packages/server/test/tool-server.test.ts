@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  InputRounds,
-  jsonSchemaCompiler,
-  McpServer,
-  McpToolServer,
-  SchemaError,
-  Server,
-  serverOf,
-} from '../src/index';
+import { InputRounds, jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
 import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
 
 let harness: Harness | undefined;
