@@ -28,9 +28,14 @@ export interface McpToolServerOptions extends ServerOptions {
 
 /**
  * The lean MCP server: tools only, and Standard Schemas (zod, valibot, arktype) unless a `jsonSchema` compiler is
- * given. It is `McpServer` without resources, prompts, completion and the JSON Schema validator, so a tools-only
- * server's bundle carries none of their code (`McpServer` extends it and adds them). Everything else is the same:
- * both protocol eras, every transport, `use` / `useOutbound` / `extend`, list-changed notifications.
+ * given. It is `McpServer` without resources, prompts, completion, the JSON Schema validator, 2026-07-28 input rounds
+ * and the `x-mcp-header` registration check, so a tools-only server's bundle carries none of their code (`McpServer`
+ * extends it and adds them). Everything else is the same: both protocol eras, every transport, `use` /
+ * `useOutbound` / `extend`, list-changed notifications, asking the client in legacy revisions.
+ *
+ * A tool that asks the client (`ctx.elicit`, `createMessage`, `listRoots`, `ask`) under 2026-07-28 needs
+ * `inputRounds: new InputRounds()`; without it the request fails with -32603 `ERR_INPUT_ROUNDS_OFF` naming the option.
+ * Invalid `x-mcp-header` declarations (Streamable HTTP only) are reported by the HTTP handler, not refused here.
  *
  * @example
  * const server = new McpToolServer({ name: 'weather', version: '1.0.0' });
@@ -40,6 +45,9 @@ export interface McpToolServerOptions extends ServerOptions {
  *   async ({ city }) => ({ content: [{ type: 'text', text: `Sunny in ${city}` }] }),
  * );
  * await server.connect(new StdioServerTransport());
+ *
+ * // A tool that elicits under 2026-07-28 too:
+ * const asking = new McpToolServer({ name: 'deploy', version: '1.0.0' }, { inputRounds: new InputRounds() });
  */
 export class McpToolServer {
   /** The low-level server underneath (for custom methods and capabilities). */
