@@ -1,6 +1,15 @@
-import { isJsonObject, type MessageInfo } from '@mcpkit/jsonrpc-core';
-import { type InputRequests, invalidParamsError } from '@mcpkit/protocol';
-import type { DispatchContext, ServerRequestContext } from './context';
+import { isJsonObject, type JsonRpcParams, type MessageInfo } from '@mcpkit/jsonrpc-core';
+import {
+  assertCapability,
+  capabilitiesFromPaths,
+  hasCapability,
+  type InputRequest,
+  type InputRequests,
+  invalidParamsError,
+  missingRequiredClientCapabilityError,
+  requiredCapability,
+} from '@mcpkit/protocol';
+import type { DispatchContext, InputAsk, InputRoute, RequestChannel, ServerRequestContext } from './context';
 import type { ServerRequestHandler } from './handlers';
 import { checkAnswer } from './input-answers';
 import { type NonceStore, paramsDigest, RequestStateCodec } from './request-state';
@@ -29,16 +38,26 @@ function defaultPrincipal(info: MessageInfo): string | undefined {
   return `${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
 }
 
+/** An ask an extension answers (tasks: through `ctx.rebind({ ask })`), its answer checked like any other. */
+function askChannel(ask: NonNullable<RequestChannel['ask']>, input: InputAsk): Promise<unknown> {
+  try {
+    return ask(input).then((answer) => checkAnswer(input.method, input.key, answer));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
- * Multi Round-Trip Requests (2026-07-28), server side: how a `tools/call`, `prompts/get` or `resources/read` handler
- * asks the client for input (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`, `ctx.ask`) in the stateless era. The
- * first unanswered ask turns the result into `input_required` with a `requestState` token (HMAC-signed, bound to
- * method, params digest and principal, single use); the client's retry replays the handler with the answers from
- * the verified token and its `inputResponses`.
+ * How handlers ask the client for input (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`, `ctx.ask`), in both
+ * eras. Legacy revisions: a server→client request tied to the current one, refused with a `CapabilityError` when the
+ * client did not declare what it needs. 2026-07-28: Multi Round-Trip Requests — the first unanswered ask turns the
+ * result into `input_required` with a `requestState` token (HMAC-signed, bound to method, params digest and
+ * principal, single use); the client's retry replays the handler with the answers from the verified token and its
+ * `inputResponses`.
  *
  * `McpServer` has one built from its options. `McpToolServer` and `Server` have none unless given one in
- * `inputRounds`, so their bundles carry no signing code: without it a 2026-07-28 handler's ask fails with
- * `ERR_INPUT_ROUNDS_OFF` (older revisions ask through server→client requests and need nothing).
+ * `inputRounds`, so their bundles carry none of this code: without it a handler's ask fails the request with -32603
+ * `ERR_INPUT_ROUNDS_OFF`, a message naming the option.
  *
  * @example
  * const server = new McpToolServer(info, { inputRounds: new InputRounds({ requestStateSecret: process.env.MCP_STATE_SECRET }) });
@@ -47,7 +66,7 @@ function defaultPrincipal(info: MessageInfo): string | undefined {
  *   return { content: [{ type: 'text', text: answer.action }] };
  * });
  */
-export class InputRounds {
+export class InputRounds implements InputRoute {
   readonly #codec: RequestStateCodec;
   readonly #principalOf: (info: MessageInfo) => string | undefined;
 
@@ -58,6 +77,67 @@ export class InputRounds {
       nonceStore: options.nonceStore,
     });
     this.#principalOf = options.principalOf ?? defaultPrincipal;
+  }
+
+  /** @internal See `InputRoute.checkAll`: legacy asks made together are all or nothing. */
+  checkAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): void {
+    if (ctx.era !== 'legacy') return;
+    for (const name of Object.keys(requests)) {
+      const { method, params } = requests[name]!;
+      assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, { receiver: 'client' });
+    }
+  }
+
+  /** @internal See `InputRoute.ask`. */
+  ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
+    const { method, params } = input;
+    const channel = ctx.channel;
+    if (ctx.era === 'legacy') {
+      try {
+        // Throws a CapabilityError naming what is missing; nothing is sent.
+        assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, {
+          receiver: 'client',
+        });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (channel?.ask !== undefined) return askChannel(channel.ask, input);
+      if (channel?.request !== undefined) {
+        return channel
+          .request(method, params as JsonRpcParams | undefined)
+          .then((answer) => checkAnswer(method, method, answer));
+      }
+      const dispatch = ctx.dispatchContext;
+      const request = dispatch.request;
+      if (request === undefined) {
+        return Promise.reject(
+          new Error(`Cannot send '${method}' to the client: this request has no connection to send requests on`),
+        );
+      }
+      return request
+        .call(dispatch, method, params as JsonRpcParams | undefined)
+        .then((answer) => checkAnswer(method, method, answer));
+    }
+    if (!ctx.mayAsk) {
+      return Promise.reject(
+        new Error(
+          `'${ctx.method}' cannot ask the client for input: in ${ctx.protocolVersion} only tools/call, prompts/get and resources/read may answer input_required`,
+        ),
+      );
+    }
+    const required = requiredCapability(method, ctx.protocolVersion, params, { receiver: 'client' }) ?? [];
+    const missing = required.filter((requirement) => !hasCapability(ctx.clientCapabilities, requirement.path));
+    if (missing.length > 0) {
+      return Promise.reject(
+        missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
+      );
+    }
+    if (channel?.ask !== undefined) return askChannel(channel.ask, input);
+    const round = ctx.round;
+    if (round === undefined) {
+      return Promise.reject(new Error(`'${ctx.method}' asked for input outside an input round`));
+    }
+    return round(input);
   }
 
   /**

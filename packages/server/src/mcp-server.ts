@@ -27,8 +27,8 @@ export type McpServerOptions = McpToolServerOptions & InputRoundsOptions;
  * The high-level MCP server: register tools, resources (fixed or templated) and prompts; it answers lists (paginated,
  * in registration order), calls, reads, gets and completions in both protocol eras, derives capabilities from what is
  * registered, and tells clients when lists change. One instance serves any number of sessions. Schemas may be
- * Standard Schemas or plain JSON Schemas; handlers ask the client for input in every revision (2026-07-28: through
- * its `InputRounds`). A server with tools only can use `McpToolServer`, which carries none of the resources, prompts,
+ * Standard Schemas or plain JSON Schemas; handlers ask the client for input in every revision (through its
+ * `InputRounds`). A server with tools only can use `McpToolServer`, which carries none of the resources, prompts,
  * completion, JSON Schema and input-round code unless given them.
  *
  * @example

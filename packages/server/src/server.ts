@@ -54,10 +54,9 @@ export interface ServerOptions {
    */
   protocolVersions?: readonly string[];
   /**
-   * How handlers ask the client for input in 2026-07-28 (Multi Round-Trip Requests with signed `requestState`). Default:
-   * none — a 2026-07-28 handler's `ctx.elicit` / `createMessage` / `listRoots` / `ask` then fails with
-   * `ERR_INPUT_ROUNDS_OFF`; older revisions ask through server→client requests and need nothing. `McpServer` always
-   * has one.
+   * How handlers ask the client for input, in both eras (legacy: server→client requests; 2026-07-28: Multi Round-Trip
+   * Requests with a signed `requestState`). Default: none — a handler's `ctx.elicit` / `createMessage` / `listRoots` /
+   * `ask` then fails the request with -32603 `ERR_INPUT_ROUNDS_OFF`, naming this option. `McpServer` always has one.
    *
    * @example
    * new McpToolServer(info, { inputRounds: new InputRounds({ requestStateSecret: process.env.MCP_STATE_SECRET }) });
@@ -157,6 +156,7 @@ export class Server {
       capabilities: () => this.#capabilities,
       loggingDeclared: () => this.#loggingDeclared,
       handler: (method) => this.#handlers.get(method),
+      inputRounds: options.inputRounds,
       hasMiddleware: () => this.#middleware.size > 0,
       run: (ctx, dctx, handler) => this.#run(ctx, dctx, handler),
       sessions: this.#sessions,
@@ -165,7 +165,7 @@ export class Server {
       report: (error) => this.#report(error),
     };
     this.#legacy = new LegacyEra(host);
-    this.#modern = new ModernEra(host, options.inputRounds);
+    this.#modern = new ModernEra(host);
 
     const internalErrorMessage = options.internalErrorMessage ?? 'Internal error';
     this.#middleware = new MiddlewareChain<ServerContext, unknown>({

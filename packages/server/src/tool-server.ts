@@ -28,13 +28,14 @@ export interface McpToolServerOptions extends ServerOptions {
 
 /**
  * The lean MCP server: tools only, and Standard Schemas (zod, valibot, arktype) unless a `jsonSchema` compiler is
- * given. It is `McpServer` without resources, prompts, completion, the JSON Schema validator, 2026-07-28 input rounds
- * and the `x-mcp-header` registration check, so a tools-only server's bundle carries none of their code (`McpServer`
- * extends it and adds them). Everything else is the same: both protocol eras, every transport, `use` /
- * `useOutbound` / `extend`, list-changed notifications, asking the client in legacy revisions.
+ * given. It is `McpServer` without resources, prompts, completion, the JSON Schema validator, asking the client (input
+ * rounds) and the `x-mcp-header` registration check, so a tools-only server's bundle carries none of their code
+ * (`McpServer` extends it and adds them). Everything else is the same: both protocol eras, every transport, `use` /
+ * `useOutbound` / `extend`, list-changed notifications.
  *
- * A tool that asks the client (`ctx.elicit`, `createMessage`, `listRoots`, `ask`) under 2026-07-28 needs
- * `inputRounds: new InputRounds()`; without it the request fails with -32603 `ERR_INPUT_ROUNDS_OFF` naming the option.
+ * A tool that asks the client (`ctx.elicit`, `createMessage`, `listRoots`, `ask`) needs
+ * `inputRounds: new InputRounds()`, in every revision; without it the request fails with -32603
+ * `ERR_INPUT_ROUNDS_OFF` naming the option.
  * Invalid `x-mcp-header` declarations (Streamable HTTP only) are reported by the HTTP handler, not refused here.
  *
  * @example
@@ -46,7 +47,7 @@ export interface McpToolServerOptions extends ServerOptions {
  * );
  * await server.connect(new StdioServerTransport());
  *
- * // A tool that elicits under 2026-07-28 too:
+ * // A server whose tools ask the client (elicitation, sampling, roots):
  * const asking = new McpToolServer({ name: 'deploy', version: '1.0.0' }, { inputRounds: new InputRounds() });
  */
 export class McpToolServer {

@@ -80,7 +80,7 @@ describe('McpToolServer: the lean, tools-only server', () => {
     ).not.toThrow();
   });
 
-  it('asks in 2026-07-28 only with inputRounds: without, the call fails naming the option; legacy asks need nothing', async () => {
+  it('asks the client only with inputRounds, in both eras: without, the call fails naming the option', async () => {
     const FORM = { message: 'Sure?', requestedSchema: { type: 'object' as const, properties: {} } };
     const confirm = (server: McpToolServer) =>
       server.registerTool('confirm', {}, async (_args, ctx) => {
@@ -88,22 +88,33 @@ describe('McpToolServer: the lean, tools-only server', () => {
         return { content: [{ type: 'text', text: answer.action }] };
       });
     const caps = { elicitation: { form: {} } };
+    const refusal = { code: 'ERR_INPUT_ROUNDS_OFF', method: 'tools/call', input: 'elicitation/create' };
 
     const lean = new McpToolServer({ name: 'lean', version: '1' });
     confirm(lean);
+    lean.registerTool('both', {}, async (_args, ctx) => {
+      await ctx.ask({ roots: { method: 'roots/list' } });
+      return { content: [] };
+    });
     harness = await connect(lean);
     const refused = await rpcError(harness.client.request('tools/call', modern({ name: 'confirm' }, caps)));
     expect(refused.code).toBe(-32603);
     expect(refused.message).toMatch(/inputRounds: new InputRounds\(\)/);
-    expect(refused.data).toEqual({ code: 'ERR_INPUT_ROUNDS_OFF', method: 'tools/call', input: 'elicitation/create' });
+    expect(refused.data).toEqual(refusal);
+    const refusedAsk = await rpcError(harness.client.request('tools/call', modern({ name: 'both' }, { roots: {} })));
+    expect(refusedAsk.data).toEqual({ ...refusal, input: 'roots/list' });
     await harness.close();
 
-    // Legacy era: the ask is a server→client request, no input rounds needed.
     harness = await connect(lean);
-    harness.client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    let asked = 0;
+    harness.client.setRequestHandler('elicitation/create', () => {
+      asked++;
+      return { action: 'decline' };
+    });
     await initialize(harness.client, '2025-11-25', caps);
-    const legacy = await harness.client.request<Loose>('tools/call', { name: 'confirm' });
-    expect(legacy.content).toEqual([{ type: 'text', text: 'decline' }]);
+    const legacyRefused = await rpcError(harness.client.request('tools/call', { name: 'confirm' }));
+    expect(legacyRefused.data).toEqual(refusal);
+    expect(asked).toBe(0); // nothing was sent
     await harness.close();
 
     const rounds = new McpToolServer({ name: 'lean', version: '1' }, { inputRounds: new InputRounds() });
@@ -119,6 +130,13 @@ describe('McpToolServer: the lean, tools-only server', () => {
       ),
     );
     expect(done.content).toEqual([{ type: 'text', text: 'accept' }]);
+    await harness.close();
+
+    harness = await connect(rounds);
+    harness.client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    await initialize(harness.client, '2025-11-25', caps);
+    const legacy = await harness.client.request<Loose>('tools/call', { name: 'confirm' });
+    expect(legacy.content).toEqual([{ type: 'text', text: 'decline' }]);
   });
 
   it('serverOf finds the low-level Server of either class, or takes a Server as it is', () => {

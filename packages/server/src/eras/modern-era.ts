@@ -3,7 +3,6 @@
 // `requestState` carrying them between rounds); results are completed (`resultType`, `serverInfo`, cache hints); and
 // changes reach the `subscriptions/listen` streams that asked for them.
 import { type DispatchContext, ServerRequestContext } from '../context';
-import type { InputRounds } from '../input-rounds';
 import type { ServerSession } from '../session';
 import type { EraHost, EraStrategy } from './era-host';
 
@@ -14,12 +13,9 @@ const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'reso
 export class ModernEra implements EraStrategy {
   readonly era = 'modern' as const;
   readonly #host: EraHost;
-  /** How handlers ask the client for input; without it, their asks fail with ERR_INPUT_ROUNDS_OFF. */
-  readonly #inputRounds: InputRounds | undefined;
 
-  constructor(host: EraHost, inputRounds: InputRounds | undefined) {
+  constructor(host: EraHost) {
     this.#host = host;
-    this.#inputRounds = inputRounds;
   }
 
   async handle(
@@ -44,8 +40,9 @@ export class ModernEra implements EraStrategy {
       envelope.logLevel,
       host.loggingDeclared(),
       mayAsk,
+      host.inputRounds,
     );
-    const rounds = this.#inputRounds;
+    const rounds = host.inputRounds;
     if (!mayAsk || rounds === undefined) {
       return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false);
     }
