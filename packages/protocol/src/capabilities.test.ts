@@ -7,6 +7,7 @@ import {
   formatCapabilityPath,
   hasCapability,
   honouredSubscriptionFilter,
+  isRequestMethod,
   methodAvailability,
   methodExists,
   missingCapabilities,
@@ -64,6 +65,13 @@ describe('methodAvailability / methodExists', () => {
   it('covers every method of the method maps', () => {
     const mapped = new Set<string>([...Object.values(RequestMethods), ...Object.values(NotificationMethods)]);
     expect(new Set(Object.keys(EXISTENCE))).toEqual(mapped);
+  });
+
+  it('isRequestMethod is true exactly for the request methods of the method map', () => {
+    for (const method of Object.values(RequestMethods)) expect(isRequestMethod(method), method).toBe(true);
+    for (const method of Object.values(NotificationMethods)) expect(isRequestMethod(method), method).toBe(false);
+    expect(isRequestMethod('com.example/alerts/list')).toBe(false);
+    expect(isRequestMethod('constructor')).toBe(false);
   });
 
   for (const [method, row] of Object.entries(EXISTENCE)) {

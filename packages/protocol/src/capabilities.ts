@@ -96,6 +96,21 @@ function computeAvailability(method: string, version: string): MethodAvailabilit
 }
 
 /**
+ * Whether `method` is an MCP request method (either direction) in any revision: the table an application's own
+ * methods are told apart from, without a list of names beside it.
+ *
+ * @example
+ * ```ts
+ * isRequestMethod('tools/call'); // true
+ * isRequestMethod('notifications/progress'); // false: a notification
+ * isRequestMethod('com.example/alerts/list'); // false: not MCP's
+ * ```
+ */
+export function isRequestMethod(method: string): boolean {
+  return ruleFor(method)?.spans.some((span) => span.kind !== 'notification') === true;
+}
+
+/**
  * Whether `method` exists as a JSON-RPC request or notification in `version`. False for 2026-07-28's input requests
  * (sampling, roots, elicitation), which never travel as JSON-RPC requests.
  *

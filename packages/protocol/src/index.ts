@@ -12,6 +12,7 @@ export {
   formatCapabilityPath,
   hasCapability,
   honouredSubscriptionFilter,
+  isRequestMethod,
   type MessageDirection,
   type MethodAvailability,
   methodAvailability,

@@ -1,6 +1,8 @@
 import {
   type AuthInfo,
   ContextVariables,
+  JsonRpcError,
+  JsonRpcErrorCode,
   type JsonRpcParams,
   type JsonRpcRequest,
   type MessageInfo,
@@ -8,27 +10,20 @@ import {
   type RequestOptions,
 } from '@mcpkit/jsonrpc-core';
 import {
-  assertCapability,
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type CreateMessageResult,
-  capabilitiesFromPaths,
   type ElicitRequestParams,
   type ElicitResult,
-  hasCapability,
   type Implementation,
   type InputRequest,
-  type InputRequests,
   isLevelEnabled,
   type ListRootsRequestParams,
   type ListRootsResult,
   type LoggingLevel,
-  missingRequiredClientCapabilityError,
   type ProgressToken,
-  requiredCapability,
 } from '@mcpkit/protocol';
 import type { Era } from './era';
-import { checkAnswer } from './input-answers';
 import type { ContextVariableMap } from './middleware/variables';
 import type { ServerSession } from './session';
 
@@ -53,13 +48,6 @@ export interface DispatchContext {
    * a request of the client: it runs no middleware, so it is not logged, traced or rate-limited as one.
    */
   readonly internal?: boolean;
-}
-
-/** The answer a modern handler's first unanswered ask turns into (collected by the dispatcher). */
-export interface PendingInputs {
-  inputs: InputRequests;
-  /** Keys in the order they were asked. */
-  keys: string[];
 }
 
 const noProgress = (): Promise<void> => Promise.resolve();
@@ -110,6 +98,17 @@ export interface RequestChannel {
   ask?(input: InputAsk): Promise<unknown>;
 }
 
+/**
+ * @internal How a handler's asks reach the client, in both eras: the server's `InputRounds` (which implements it, and
+ * is where the rules live). A server without one has no `InputRoute`, and every ask fails with ERR_INPUT_ROUNDS_OFF.
+ */
+export interface InputRoute {
+  /** Checks every request of one `ctx.ask` before any is sent (legacy: all or nothing); throws what is wrong. */
+  checkAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): void;
+  /** Sends one ask (legacy: a server→client request; modern: an input round) and resolves with its checked answer. */
+  ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown>;
+}
+
 // What a generated key starts with, per method.
 const KEY_PREFIX: Record<InputRequest['method'], string> = {
   'elicitation/create': 'elicit',
@@ -119,7 +118,9 @@ const KEY_PREFIX: Record<InputRequest['method'], string> = {
 
 /**
  * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
- * ask the client (elicitation, sampling, roots) — the same API in both eras.
+ * ask the client (elicitation, sampling, roots) — the same API in both eras, through the server's `InputRounds`
+ * (`McpServer` has one; `McpToolServer` and `Server` only when given `inputRounds`, else an ask fails the request with
+ * -32603 `ERR_INPUT_ROUNDS_OFF`).
  *
  * @example
  * server.registerTool('deploy', { inputSchema: z.object({ service: z.string() }) }, async ({ service }, ctx) => {
@@ -150,14 +151,14 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   readonly #dispatch: DispatchContext;
   readonly #loggingDeclared: boolean;
   #controller: AbortController | undefined = undefined;
-  // Multi round-trip state (modern tools/call, prompts/get, resources/read only).
-  readonly #mayAsk: boolean;
-  #answers: Record<string, unknown> | undefined = undefined;
+  /** @internal Whether the method may answer `input_required` (modern tools/call, prompts/get, resources/read). */
+  readonly mayAsk: boolean;
+  /** Where asks go: the server's `InputRounds`, when it has one. */
+  readonly #inputs: InputRoute | undefined;
+  #round: ((input: InputAsk) => Promise<unknown>) | undefined = undefined;
   #askCount = 0;
   // Keys asked in this run of the handler: a key names one question.
   #askedKeys: Set<string> | undefined = undefined;
-  #pending: PendingInputs | undefined = undefined;
-  #onInputNeeded: ((pending: PendingInputs) => void) | undefined = undefined;
   #channel: RequestChannel | undefined = undefined;
 
   /** @internal Built by the server's dispatcher. */
@@ -171,6 +172,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     logLevel: LoggingLevel | undefined,
     loggingDeclared: boolean,
     mayAsk: boolean,
+    inputs: InputRoute | undefined,
   ) {
     super();
     this.#dispatch = dispatch;
@@ -184,7 +186,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     this.session = session;
     this.logLevel = logLevel;
     this.#loggingDeclared = loggingDeclared;
-    this.#mayAsk = mayAsk;
+    this.mayAsk = mayAsk;
+    this.#inputs = inputs;
     const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
     const token = meta?.progressToken;
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
@@ -197,7 +200,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   get signal(): AbortSignal {
     const rebound = this.#channel?.signal;
     if (rebound !== undefined) return rebound;
-    if (!this.#mayAsk) return this.#dispatch.signal;
+    if (!this.mayAsk) return this.#dispatch.signal;
     let controller = this.#controller;
     if (controller === undefined) {
       controller = new AbortController();
@@ -314,18 +317,12 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    */
   ask<const T extends Record<string, InputRequest>>(requests: T): Promise<InputAnswers<T>> {
     const names = Object.keys(requests);
-    if (this.era === 'legacy') {
-      // All or nothing: a request the client cannot take fails the call before any of them is sent.
-      try {
-        for (const name of names) {
-          const { method, params } = requests[name]!;
-          assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
-            receiver: 'client',
-          });
-        }
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    const inputs = this.#inputs;
+    try {
+      if (inputs === undefined) throw this.#inputsOff(requests[names[0]!]?.method);
+      inputs.checkAll(this, requests);
+    } catch (error) {
+      return Promise.reject(error);
     }
     const asked = names.map((name) => {
       const request = requests[name]!;
@@ -339,84 +336,23 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   }
 
   #ask(method: InputRequest['method'], params: object | undefined, name: string | undefined): Promise<unknown> {
+    const inputs = this.#inputs;
     let key: string;
     try {
+      if (inputs === undefined) throw this.#inputsOff(method);
       key = this.#claimKey(method, name);
-      if (this.era === 'legacy') {
-        // Throws a CapabilityError naming what is missing; nothing is sent.
-        assertCapability(method, this.protocolVersion, { client: this.clientCapabilities }, params, {
-          receiver: 'client',
-        });
-      }
     } catch (error) {
       return Promise.reject(error);
     }
-    const channel = this.#channel;
-    if (this.era === 'legacy') {
-      if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, params, key);
-      if (channel?.request !== undefined) {
-        return channel
-          .request(method, params as JsonRpcParams | undefined)
-          .then((answer) => checkAnswer(method, method, answer));
-      }
-      const request = this.#dispatch.request;
-      if (request === undefined) {
-        return Promise.reject(
-          new Error(`Cannot send '${method}' to the client: this request has no connection to send requests on`),
-        );
-      }
-      return request
-        .call(this.#dispatch, method, params as JsonRpcParams | undefined)
-        .then((answer) => checkAnswer(method, method, answer));
-    }
-    if (!this.#mayAsk) {
-      return Promise.reject(
-        new Error(
-          `'${this.method}' cannot ask the client for input: in ${this.protocolVersion} only tools/call, prompts/get and resources/read may answer input_required`,
-        ),
-      );
-    }
-    const required = requiredCapability(method, this.protocolVersion, params, { receiver: 'client' }) ?? [];
-    const missing = required.filter((requirement) => !hasCapability(this.clientCapabilities, requirement.path));
-    if (missing.length > 0) {
-      return Promise.reject(
-        missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
-      );
-    }
-    if (channel?.ask !== undefined) return this.#askChannel(channel.ask, method, params, key);
-    const answers = this.#answers;
-    if (answers !== undefined && Object.hasOwn(answers, key)) {
-      try {
-        return Promise.resolve(checkAnswer(method, key, answers[key]));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    let pending = this.#pending;
-    if (pending === undefined) {
-      pending = { inputs: {}, keys: [] };
-      this.#pending = pending;
-      // Give the handler a macrotask to register asks it makes concurrently (Promise.all), then answer with all.
-      const ready = pending;
-      setTimeout(() => this.#onInputNeeded?.(ready), 0);
-    }
-    pending.inputs[key] = (params === undefined ? { method } : { method, params }) as InputRequests[string];
-    pending.keys.push(key);
-    // Never settles: the dispatcher answers input_required and sets this run of the handler aside.
-    return new Promise(() => {});
+    return inputs.ask(this, { method, params, key });
   }
 
-  #askChannel(
-    ask: NonNullable<RequestChannel['ask']>,
-    method: InputRequest['method'],
-    params: object | undefined,
-    key: string,
-  ): Promise<unknown> {
-    try {
-      return ask({ method, params, key }).then((answer) => checkAnswer(method, key, answer));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  #inputsOff(method: string | undefined): JsonRpcError {
+    return new JsonRpcError(
+      JsonRpcErrorCode.InternalError,
+      `'${this.method}' asked the client for input (${method}), which needs input rounds this server was created without: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
+      { code: 'ERR_INPUT_ROUNDS_OFF', method: this.method, input: method },
+    );
   }
 
   /** The key of one ask: the handler's name for it, or a generated one; each key once per run of the handler. */
@@ -436,14 +372,24 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     return key;
   }
 
-  /** @internal The answers collected so far (from requestState and inputResponses), by key. */
-  setAnswers(answers: Record<string, unknown>): void {
-    this.#answers = answers;
+  /** @internal Where this request's modern asks go from now on (set by `InputRounds` before the handler runs). */
+  askWith(round: (input: InputAsk) => Promise<unknown>): void {
+    this.#round = round;
   }
 
-  /** @internal Called once when the handler asked for input nobody has answered yet. */
-  onInputNeeded(callback: (pending: PendingInputs) => void): void {
-    this.#onInputNeeded = callback;
+  /** @internal The input round this run of the handler asks in (modern era), if one is running. */
+  get round(): ((input: InputAsk) => Promise<unknown>) | undefined {
+    return this.#round;
+  }
+
+  /** @internal The request as the transport gave it (legacy asks send server→client requests through it). */
+  get dispatchContext(): DispatchContext {
+    return this.#dispatch;
+  }
+
+  /** @internal Where an extension rebound the handler's talk (see `rebind`), if it did. */
+  get channel(): RequestChannel | undefined {
+    return this.#channel;
   }
 
   /** @internal Sets the handler aside: aborts its signal. */

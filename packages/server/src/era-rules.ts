@@ -7,13 +7,13 @@ import {
   invalidParamsError,
   isLegacyVersion,
   isModernVersion,
+  isRequestMethod,
   MetaKeys,
   methodAvailability,
   methodNotFoundError,
   negotiateLegacyVersion,
   PROTOCOL_VERSIONS,
   type RequestEnvelope,
-  RequestMethods,
   readRequestEnvelope,
   requiredCapability,
   unsupportedProtocolVersionError,
@@ -45,7 +45,6 @@ const CACHEABLE: ReadonlySet<string> = new Set<CacheableMethod>([
   'resources/read',
 ]);
 
-const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
 const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
 
 /** What the rules need to know about the server they guard. */
@@ -164,7 +163,7 @@ export class EraRules {
    */
   gate<H>(method: string, version: string, params: Record<string, unknown> | undefined, handler: H | undefined): H {
     if (handler === undefined) throw methodNotFoundError(method);
-    if (!MCP_REQUEST_METHODS.has(method)) return handler;
+    if (!isRequestMethod(method)) return handler;
     // Only task augmentation (2025-11-25 tools/call with params.task) makes a server-side gate depend on params.
     const cacheable = params?.task === undefined;
     let gates = this.#gates.get(version);

@@ -12,6 +12,7 @@ export {
 } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
 export type { ServerExtension } from './extensions';
+export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { compileSchema, jsonSchemaCompiler } from './json-schema';
 export type { InferJsonSchema } from './json-schema-types';
 export { ListenStream } from './listen-stream';

@@ -1,24 +1,150 @@
-import { isJsonObject, type MessageInfo } from '@mcpkit/jsonrpc-core';
-import { invalidParamsError } from '@mcpkit/protocol';
-import type { DispatchContext, ServerRequestContext } from './context';
+import { isJsonObject, type JsonRpcParams, type MessageInfo } from '@mcpkit/jsonrpc-core';
+import {
+  assertCapability,
+  capabilitiesFromPaths,
+  hasCapability,
+  type InputRequest,
+  type InputRequests,
+  invalidParamsError,
+  missingRequiredClientCapabilityError,
+  requiredCapability,
+} from '@mcpkit/protocol';
+import type { DispatchContext, InputAsk, InputRoute, RequestChannel, ServerRequestContext } from './context';
 import type { ServerRequestHandler } from './handlers';
-import { paramsDigest, type RequestStateCodec } from './request-state';
+import { checkAnswer } from './input-answers';
+import { type NonceStore, paramsDigest, RequestStateCodec } from './request-state';
+
+/** Options of {@link InputRounds} (also accepted by `McpServer`'s options, which builds its `InputRounds` from them). */
+export interface InputRoundsOptions {
+  /**
+   * The HMAC key that protects `requestState` tokens. Default: a random key per process — tokens then do not survive
+   * a restart or a hop between instances, so servers behind a load balancer must share one secret.
+   */
+  requestStateSecret?: string | Uint8Array | CryptoKey;
+  /** How long a `requestState` token is valid. Default 10 minutes. */
+  requestStateTtlMs?: number;
+  /** Where used `requestState` nonces are remembered. Default: bounded, in memory (`InMemoryNonceStore`). */
+  nonceStore?: NonceStore;
+  /**
+   * Who a request is from, bound into `requestState` so one principal cannot use another's token. Default: the
+   * `clientId` and `subject` of `info.auth`, when present.
+   */
+  principalOf?: (info: MessageInfo) => string | undefined;
+}
+
+function defaultPrincipal(info: MessageInfo): string | undefined {
+  const auth = info.auth;
+  if (auth === undefined) return undefined;
+  return `${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
+}
+
+/** An ask an extension answers (tasks: through `ctx.rebind({ ask })`), its answer checked like any other. */
+function askChannel(ask: NonNullable<RequestChannel['ask']>, input: InputAsk): Promise<unknown> {
+  try {
+    return ask(input).then((answer) => checkAnswer(input.method, input.key, answer));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 /**
- * Multi Round-Trip Requests (2026-07-28), server side: runs a handler that may ask the client for input. Answers from
- * the verified `requestState` and `inputResponses` replay earlier asks (answers without a `requestState` are taken as
- * they are: the client's own answers, checked like any other); the first unanswered ask turns the result into
- * `input_required` with a fresh `requestState` bound to method, params digest and principal.
+ * How handlers ask the client for input (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`, `ctx.ask`), in both
+ * eras. Legacy revisions: a server→client request tied to the current one, refused with a `CapabilityError` when the
+ * client did not declare what it needs. 2026-07-28: Multi Round-Trip Requests — the first unanswered ask turns the
+ * result into `input_required` with a `requestState` token (HMAC-signed, bound to method, params digest and
+ * principal, single use); the client's retry replays the handler with the answers from the verified token and its
+ * `inputResponses`.
+ *
+ * `McpServer` has one built from its options. `McpToolServer` and `Server` have none unless given one in
+ * `inputRounds`, so their bundles carry none of this code: without it a handler's ask fails the request with -32603
+ * `ERR_INPUT_ROUNDS_OFF`, a message naming the option.
+ *
+ * @example
+ * const server = new McpToolServer(info, { inputRounds: new InputRounds({ requestStateSecret: process.env.MCP_STATE_SECRET }) });
+ * server.registerTool('deploy', {}, async (_args, ctx) => {
+ *   const answer = await ctx.elicit({ message: 'Deploy?', requestedSchema: { type: 'object', properties: {} } });
+ *   return { content: [{ type: 'text', text: answer.action }] };
+ * });
  */
-export class InputRounds {
+export class InputRounds implements InputRoute {
   readonly #codec: RequestStateCodec;
   readonly #principalOf: (info: MessageInfo) => string | undefined;
 
-  constructor(codec: RequestStateCodec, principalOf: (info: MessageInfo) => string | undefined) {
-    this.#codec = codec;
-    this.#principalOf = principalOf;
+  constructor(options: InputRoundsOptions = {}) {
+    this.#codec = new RequestStateCodec({
+      secret: options.requestStateSecret,
+      ttlMs: options.requestStateTtlMs,
+      nonceStore: options.nonceStore,
+    });
+    this.#principalOf = options.principalOf ?? defaultPrincipal;
   }
 
+  /** @internal See `InputRoute.checkAll`: legacy asks made together are all or nothing. */
+  checkAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): void {
+    if (ctx.era !== 'legacy') return;
+    for (const name of Object.keys(requests)) {
+      const { method, params } = requests[name]!;
+      assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, { receiver: 'client' });
+    }
+  }
+
+  /** @internal See `InputRoute.ask`. */
+  ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
+    const { method, params } = input;
+    const channel = ctx.channel;
+    if (ctx.era === 'legacy') {
+      try {
+        // Throws a CapabilityError naming what is missing; nothing is sent.
+        assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, {
+          receiver: 'client',
+        });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (channel?.ask !== undefined) return askChannel(channel.ask, input);
+      if (channel?.request !== undefined) {
+        return channel
+          .request(method, params as JsonRpcParams | undefined)
+          .then((answer) => checkAnswer(method, method, answer));
+      }
+      const dispatch = ctx.dispatchContext;
+      const request = dispatch.request;
+      if (request === undefined) {
+        return Promise.reject(
+          new Error(`Cannot send '${method}' to the client: this request has no connection to send requests on`),
+        );
+      }
+      return request
+        .call(dispatch, method, params as JsonRpcParams | undefined)
+        .then((answer) => checkAnswer(method, method, answer));
+    }
+    if (!ctx.mayAsk) {
+      return Promise.reject(
+        new Error(
+          `'${ctx.method}' cannot ask the client for input: in ${ctx.protocolVersion} only tools/call, prompts/get and resources/read may answer input_required`,
+        ),
+      );
+    }
+    const required = requiredCapability(method, ctx.protocolVersion, params, { receiver: 'client' }) ?? [];
+    const missing = required.filter((requirement) => !hasCapability(ctx.clientCapabilities, requirement.path));
+    if (missing.length > 0) {
+      return Promise.reject(
+        missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
+      );
+    }
+    if (channel?.ask !== undefined) return askChannel(channel.ask, input);
+    const round = ctx.round;
+    if (round === undefined) {
+      return Promise.reject(new Error(`'${ctx.method}' asked for input outside an input round`));
+    }
+    return round(input);
+  }
+
+  /**
+   * @internal Runs one round of `handler`: answers from the verified `requestState` and `inputResponses` replay
+   * earlier asks (answers without a `requestState` are taken as they are: the client's own answers, checked like any
+   * other); the first unanswered ask resolves with `input_required` and sets this run of the handler aside.
+   */
   async run(
     handler: ServerRequestHandler<never>,
     params: Record<string, unknown>,
@@ -41,24 +167,45 @@ export class InputRounds {
         // Only the keys this token asked for; others are ignored, as the spec advises.
         for (const key of state.a) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
       }
-      ctx.setAnswers(answers);
     } else if (responses !== undefined) {
       // Answers without a requestState (the client answered an input_required that carried none, or answers up
       // front): as trustworthy as any answer of this client, since the client is who answers. Each is still checked
       // against the shape of its result when the handler asks for its key; keys it never asks are ignored.
       answers = { ...responses };
-      ctx.setAnswers(answers);
     }
     return new Promise<unknown>((resolve, reject) => {
-      ctx.onInputNeeded((pending) => {
+      let inputs: InputRequests | undefined;
+      const keys: string[] = [];
+      const askRound = () => {
         paramsDigest(params)
           .then((digest) =>
-            this.#codec.sign({ m: method, d: digest, p: this.#principalOf(dctx.info), r: answers, a: pending.keys }),
+            this.#codec.sign({ m: method, d: digest, p: this.#principalOf(dctx.info), r: answers, a: keys }),
           )
           .then((requestState) => {
             ctx.abandon(new Error(`'${method}' needs input from the client; this run of the handler was set aside`));
-            resolve({ resultType: 'input_required', inputRequests: pending.inputs, requestState });
+            resolve({ resultType: 'input_required', inputRequests: inputs, requestState });
           }, reject);
+      };
+      ctx.askWith((ask) => {
+        if (Object.hasOwn(answers, ask.key)) {
+          try {
+            return Promise.resolve(checkAnswer(ask.method, ask.key, answers[ask.key]));
+          } catch (error) {
+            return Promise.reject(error);
+          }
+        }
+        if (inputs === undefined) {
+          inputs = {};
+          // Give the handler a macrotask to make the asks it makes concurrently (Promise.all), then answer with all.
+          setTimeout(askRound, 0);
+        }
+        const { method: askMethod, params: askParams } = ask;
+        inputs[ask.key] = (
+          askParams === undefined ? { method: askMethod } : { method: askMethod, params: askParams }
+        ) as InputRequests[string];
+        keys.push(ask.key);
+        // Never settles: this round answers input_required and sets this run of the handler aside.
+        return new Promise(() => {});
       });
       try {
         Promise.resolve(handler(params as never, ctx)).then(resolve, reject);

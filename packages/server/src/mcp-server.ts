@@ -1,5 +1,6 @@
 import type { Implementation } from '@mcpkit/protocol';
 import { installCompletion } from './completion';
+import { InputRounds, type InputRoundsOptions } from './input-rounds';
 import { jsonSchemaCompiler } from './json-schema';
 import { type PromptConfig, type PromptHandler, Prompts, type RegisteredPrompt } from './prompts';
 import type { ResourceTemplate } from './resource-template';
@@ -12,17 +13,23 @@ import {
   type ResourceTemplateHandler,
 } from './resources';
 import type { SchemaInput } from './schema';
+import { checkMcpHeaders } from './tool-headers-check';
 import { McpToolServer, type McpToolServerOptions } from './tool-server';
 
-/** Options for `McpServer`: those of `McpToolServer`, with `jsonSchema` defaulting to `jsonSchemaCompiler`. */
-export type McpServerOptions = McpToolServerOptions;
+/**
+ * Options for `McpServer`: those of `McpToolServer`, with `jsonSchema` defaulting to `jsonSchemaCompiler`, and those
+ * of `InputRounds` (`requestStateSecret`, `requestStateTtlMs`, `nonceStore`, `principalOf`), from which it builds its
+ * input rounds unless `inputRounds` is given.
+ */
+export type McpServerOptions = McpToolServerOptions & InputRoundsOptions;
 
 /**
  * The high-level MCP server: register tools, resources (fixed or templated) and prompts; it answers lists (paginated,
  * in registration order), calls, reads, gets and completions in both protocol eras, derives capabilities from what is
  * registered, and tells clients when lists change. One instance serves any number of sessions. Schemas may be
- * Standard Schemas or plain JSON Schemas. A server with tools only can use `McpToolServer`, which carries none of the
- * resources, prompts, completion and JSON Schema code.
+ * Standard Schemas or plain JSON Schemas; handlers ask the client for input in every revision (through its
+ * `InputRounds`). A server with tools only can use `McpToolServer`, which carries none of the resources, prompts,
+ * completion, JSON Schema and input-round code unless given them.
  *
  * @example
  * const server = new McpServer({ name: 'weather', version: '1.0.0' });
@@ -39,7 +46,8 @@ export class McpServer extends McpToolServer {
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     const jsonSchema = options.jsonSchema ?? jsonSchemaCompiler;
-    super(serverInfo, { ...options, jsonSchema });
+    super(serverInfo, { ...options, jsonSchema, inputRounds: options.inputRounds ?? new InputRounds(options) });
+    this.tools.checkInput = checkMcpHeaders;
     const listChanged = this.listChanged;
     this.#prompts = new Prompts(this.server, this.pageSize, () => listChanged.changed('prompts'), jsonSchema);
     this.#resources = new Resources(this.server, this.pageSize, () => listChanged.changed('resources'));

@@ -30,17 +30,14 @@ import { LegacyEra } from './eras/legacy-era';
 import { ModernEra } from './eras/modern-era';
 import { checkExtension, type ServerExtension } from './extensions';
 import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
-import { InputRounds } from './input-rounds';
+import type { InputRounds } from './input-rounds';
 import type { ListenStream } from './listen-stream';
 import type { ServerBroadcast } from './message-bus';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
 import { ServerNotificationContext } from './notification-context';
-import { type NonceStore, RequestStateCodec } from './request-state';
 import { type ConnectOptions, ServerSession } from './session';
 
-/** The only methods that may answer `input_required` (SEP-2322). */
-const _MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
 
@@ -57,19 +54,14 @@ export interface ServerOptions {
    */
   protocolVersions?: readonly string[];
   /**
-   * The HMAC key that protects MRTR `requestState` tokens. Default: a random key per process — tokens then do not
-   * survive a restart or a hop between instances, so servers behind a load balancer must share one secret.
+   * How handlers ask the client for input, in both eras (legacy: server→client requests; 2026-07-28: Multi Round-Trip
+   * Requests with a signed `requestState`). Default: none — a handler's `ctx.elicit` / `createMessage` / `listRoots` /
+   * `ask` then fails the request with -32603 `ERR_INPUT_ROUNDS_OFF`, naming this option. `McpServer` always has one.
+   *
+   * @example
+   * new McpToolServer(info, { inputRounds: new InputRounds({ requestStateSecret: process.env.MCP_STATE_SECRET }) });
    */
-  requestStateSecret?: string | Uint8Array | CryptoKey;
-  /** How long a `requestState` token is valid. Default 10 minutes. */
-  requestStateTtlMs?: number;
-  /** Where used `requestState` nonces are remembered. Default: bounded, in memory. */
-  nonceStore?: NonceStore;
-  /**
-   * Who a request is from, bound into `requestState` so one principal cannot use another's token. Default: the
-   * `clientId` and `subject` of `info.auth`, when present.
-   */
-  principalOf?: (info: MessageInfo) => string | undefined;
+  inputRounds?: InputRounds;
   /** Caching hints for cacheable results, by method; `default` for the rest. Default `{ttlMs: 0, cacheScope: 'private'}`. */
   cacheHints?: Partial<Record<CacheableMethod | 'default', CacheHint>>;
   /** Problems nobody awaits (failed notification writes, session errors, a middleware that threw). */
@@ -107,12 +99,6 @@ async function sendHandled(
       ? { jsonrpc: '2.0', method }
       : { jsonrpc: '2.0', method, params: params as Record<string, unknown> },
   );
-}
-
-function defaultPrincipal(info: MessageInfo): string | undefined {
-  const auth = info.auth;
-  if (auth === undefined) return undefined;
-  return `${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
 }
 
 /**
@@ -163,11 +149,6 @@ export class Server {
       cacheHints: options.cacheHints,
       declares: (path) => this.declares(path),
     });
-    const codec = new RequestStateCodec({
-      secret: options.requestStateSecret,
-      ttlMs: options.requestStateTtlMs,
-      nonceStore: options.nonceStore,
-    });
     const host: EraHost = {
       rules: this.#rules,
       serverInfo,
@@ -175,6 +156,7 @@ export class Server {
       capabilities: () => this.#capabilities,
       loggingDeclared: () => this.#loggingDeclared,
       handler: (method) => this.#handlers.get(method),
+      inputRounds: options.inputRounds,
       hasMiddleware: () => this.#middleware.size > 0,
       run: (ctx, dctx, handler) => this.#run(ctx, dctx, handler),
       sessions: this.#sessions,
@@ -183,7 +165,7 @@ export class Server {
       report: (error) => this.#report(error),
     };
     this.#legacy = new LegacyEra(host);
-    this.#modern = new ModernEra(host, new InputRounds(codec, options.principalOf ?? defaultPrincipal));
+    this.#modern = new ModernEra(host);
 
     const internalErrorMessage = options.internalErrorMessage ?? 'Internal error';
     this.#middleware = new MiddlewareChain<ServerContext, unknown>({

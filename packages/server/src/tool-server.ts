@@ -28,9 +28,15 @@ export interface McpToolServerOptions extends ServerOptions {
 
 /**
  * The lean MCP server: tools only, and Standard Schemas (zod, valibot, arktype) unless a `jsonSchema` compiler is
- * given. It is `McpServer` without resources, prompts, completion and the JSON Schema validator, so a tools-only
- * server's bundle carries none of their code (`McpServer` extends it and adds them). Everything else is the same:
- * both protocol eras, every transport, `use` / `useOutbound` / `extend`, list-changed notifications.
+ * given. It is `McpServer` without resources, prompts, completion, the JSON Schema validator, asking the client (input
+ * rounds) and the `x-mcp-header` registration check, so a tools-only server's bundle carries none of their code
+ * (`McpServer` extends it and adds them). Everything else is the same: both protocol eras, every transport, `use` /
+ * `useOutbound` / `extend`, list-changed notifications.
+ *
+ * A tool that asks the client (`ctx.elicit`, `createMessage`, `listRoots`, `ask`) needs
+ * `inputRounds: new InputRounds()`, in every revision; without it the request fails with -32603
+ * `ERR_INPUT_ROUNDS_OFF` naming the option.
+ * Invalid `x-mcp-header` declarations (Streamable HTTP only) are reported by the HTTP handler, not refused here.
  *
  * @example
  * const server = new McpToolServer({ name: 'weather', version: '1.0.0' });
@@ -40,6 +46,9 @@ export interface McpToolServerOptions extends ServerOptions {
  *   async ({ city }) => ({ content: [{ type: 'text', text: `Sunny in ${city}` }] }),
  * );
  * await server.connect(new StdioServerTransport());
+ *
+ * // A server whose tools ask the client (elicitation, sampling, roots):
+ * const asking = new McpToolServer({ name: 'deploy', version: '1.0.0' }, { inputRounds: new InputRounds() });
  */
 export class McpToolServer {
   /** The low-level server underneath (for custom methods and capabilities). */
@@ -48,7 +57,8 @@ export class McpToolServer {
   protected readonly listChanged: ListChangedDebouncer;
   /** Items per page of every list this server answers. */
   protected readonly pageSize: number;
-  readonly #tools: Tools;
+  /** The tools feature (`McpServer` adds its registration checks to it). */
+  protected readonly tools: Tools;
 
   constructor(serverInfo: Implementation, options: McpToolServerOptions = {}) {
     this.server = new Server(serverInfo, options);
@@ -58,7 +68,7 @@ export class McpToolServer {
     this.pageSize = pageSize;
     const listChanged = new ListChangedDebouncer(this.server, options.listChangedDebounceMs ?? 5);
     this.listChanged = listChanged;
-    this.#tools = new Tools(this.server, pageSize, () => listChanged.changed('tools'), options.jsonSchema);
+    this.tools = new Tools(this.server, pageSize, () => listChanged.changed('tools'), options.jsonSchema);
   }
 
   /** The sessions currently connected. */
@@ -130,7 +140,7 @@ export class McpToolServer {
     const I extends SchemaInput | undefined = undefined,
     const O extends SchemaInput | undefined = undefined,
   >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I>): RegisteredTool {
-    return this.#tools.register(
+    return this.tools.register(
       name,
       config as ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
       handler as unknown as ToolHandler<never>,
@@ -145,6 +155,6 @@ export class McpToolServer {
    * server.getTool('deploy')?.execution?.taskSupport; // 'optional'
    */
   getTool(name: string): Tool | undefined {
-    return this.#tools.definition(name);
+    return this.tools.definition(name);
   }
 }

@@ -6,7 +6,6 @@ import {
   type Tool,
   type ToolAnnotations,
   type ToolExecution,
-  validateMcpHeaderDeclarations,
   validateToolName,
 } from '@mcpkit/protocol';
 import type { ServerRequestContext } from './context';
@@ -106,6 +105,7 @@ function toolEntry(
   config: AnyToolConfig,
   handler: ToolHandler<never>,
   jsonSchema: JsonSchemaCompiler | undefined,
+  checkInput: ToolInputCheck | undefined,
 ): ToolEntry {
   const input =
     config.inputSchema === undefined
@@ -117,13 +117,7 @@ function toolEntry(
       { name, type: input.jsonSchema.type },
     );
   }
-  if (input !== undefined) {
-    // Clients drop tools whose x-mcp-header declarations are invalid (2026-07-28): refuse them here instead.
-    const headers = validateMcpHeaderDeclarations(input.jsonSchema);
-    if (!headers.ok) {
-      throw new SchemaError(`Tool "${name}": invalid x-mcp-header declaration: ${headers.reason}`, { name });
-    }
-  }
+  if (input !== undefined && checkInput !== undefined) checkInput(name, input.jsonSchema);
   const output =
     config.outputSchema === undefined
       ? undefined
@@ -142,6 +136,9 @@ function toolEntry(
   return { key: name, name, enabled: true, definition, config, input, output, handler };
 }
 
+/** Refuses a tool's input schema at registration by throwing a `SchemaError` (see `Tools.checkInput`). */
+export type ToolInputCheck = (name: string, jsonSchema: Record<string, unknown>) => void;
+
 /**
  * The tools feature of `McpServer`: registration, `tools/list` and `tools/call` (input validation, `outputSchema`
  * enforcement, handler errors mapped to `isError` results).
@@ -152,6 +149,12 @@ export class Tools {
   /** Whether a tool ever declared `execution`: only then do lists outside 2025-11-25 need stripping. */
   #anyExecution = false;
   readonly #jsonSchema: JsonSchemaCompiler | undefined;
+  /**
+   * An extra check of each input schema at registration: `McpServer` refuses invalid `x-mcp-header` declarations
+   * here (see `checkMcpHeaders`). Header mirroring is Streamable HTTP's, so the lean server leaves it to the HTTP
+   * handler, which reports such tools when it indexes them.
+   */
+  checkInput: ToolInputCheck | undefined = undefined;
 
   constructor(server: Server, pageSize: number, onListChanged: () => void, jsonSchema: JsonSchemaCompiler | undefined) {
     this.#server = server;
@@ -170,7 +173,7 @@ export class Tools {
   /** See `McpServer.registerTool`. */
   register(name: string, config: AnyToolConfig, handler: ToolHandler<never>): RegisteredTool {
     this.#checkFree(name);
-    const entry = toolEntry(name, config, handler, this.#jsonSchema);
+    const entry = toolEntry(name, config, handler, this.#jsonSchema, this.checkInput);
     if (!this.#server.declares(['tools'])) this.#server.registerCapabilities({ tools: { listChanged: true } });
     if (config.execution !== undefined) this.#anyExecution = true;
     this.#registry.add(entry);
@@ -183,6 +186,7 @@ export class Tools {
         { ...entry.config, ...configPatch },
         nextHandler ?? entry.handler,
         this.#jsonSchema,
+        this.checkInput,
       );
       if (next.config.execution !== undefined) this.#anyExecution = true;
       entry.config = next.config;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
+import { InputRounds, jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
 import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
 
 let harness: Harness | undefined;
@@ -78,6 +78,65 @@ describe('McpToolServer: the lean, tools-only server', () => {
         }),
       ),
     ).not.toThrow();
+  });
+
+  it('asks the client only with inputRounds, in both eras: without, the call fails naming the option', async () => {
+    const FORM = { message: 'Sure?', requestedSchema: { type: 'object' as const, properties: {} } };
+    const confirm = (server: McpToolServer) =>
+      server.registerTool('confirm', {}, async (_args, ctx) => {
+        const answer = await ctx.elicit(FORM);
+        return { content: [{ type: 'text', text: answer.action }] };
+      });
+    const caps = { elicitation: { form: {} } };
+    const refusal = { code: 'ERR_INPUT_ROUNDS_OFF', method: 'tools/call', input: 'elicitation/create' };
+
+    const lean = new McpToolServer({ name: 'lean', version: '1' });
+    confirm(lean);
+    lean.registerTool('both', {}, async (_args, ctx) => {
+      await ctx.ask({ roots: { method: 'roots/list' } });
+      return { content: [] };
+    });
+    harness = await connect(lean);
+    const refused = await rpcError(harness.client.request('tools/call', modern({ name: 'confirm' }, caps)));
+    expect(refused.code).toBe(-32603);
+    expect(refused.message).toMatch(/inputRounds: new InputRounds\(\)/);
+    expect(refused.data).toEqual(refusal);
+    const refusedAsk = await rpcError(harness.client.request('tools/call', modern({ name: 'both' }, { roots: {} })));
+    expect(refusedAsk.data).toEqual({ ...refusal, input: 'roots/list' });
+    await harness.close();
+
+    harness = await connect(lean);
+    let asked = 0;
+    harness.client.setRequestHandler('elicitation/create', () => {
+      asked++;
+      return { action: 'decline' };
+    });
+    await initialize(harness.client, '2025-11-25', caps);
+    const legacyRefused = await rpcError(harness.client.request('tools/call', { name: 'confirm' }));
+    expect(legacyRefused.data).toEqual(refusal);
+    expect(asked).toBe(0); // nothing was sent
+    await harness.close();
+
+    const rounds = new McpToolServer({ name: 'lean', version: '1' }, { inputRounds: new InputRounds() });
+    confirm(rounds);
+    harness = await connect(rounds);
+    const first = await harness.client.request<Loose>('tools/call', modern({ name: 'confirm' }, caps));
+    expect(first.resultType).toBe('input_required');
+    const done = await harness.client.request<Loose>(
+      'tools/call',
+      modern(
+        { name: 'confirm', inputResponses: { 'elicit-1': { action: 'accept' } }, requestState: first.requestState },
+        caps,
+      ),
+    );
+    expect(done.content).toEqual([{ type: 'text', text: 'accept' }]);
+    await harness.close();
+
+    harness = await connect(rounds);
+    harness.client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    await initialize(harness.client, '2025-11-25', caps);
+    const legacy = await harness.client.request<Loose>('tools/call', { name: 'confirm' });
+    expect(legacy.content).toEqual([{ type: 'text', text: 'decline' }]);
   });
 
   it('serverOf finds the low-level Server of either class, or takes a Server as it is', () => {

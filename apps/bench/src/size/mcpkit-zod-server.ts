@@ -1,5 +1,5 @@
 // The minimal mcpkit server with zod: one tool whose input is a zod shape, over stdio, on `McpToolServer` (the
-// tools-only server: `McpServer` without resources, prompts, completion and the JSON Schema validator).
+// tools-only server: `McpServer` without resources, prompts, completion, the JSON Schema validator and input rounds).
 import { McpToolServer } from '@mcpkit/server';
 import { StdioServerTransport } from '@mcpkit/transport-stdio';
 import { z } from 'zod';

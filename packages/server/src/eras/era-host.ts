@@ -5,6 +5,7 @@ import type { DispatchContext, ServerRequestContext } from '../context';
 import type { Era } from '../era';
 import type { EraRules } from '../era-rules';
 import type { ServerRequestHandler } from '../handlers';
+import type { InputRounds } from '../input-rounds';
 import type { ListenStream } from '../listen-stream';
 import type { ServerSession } from '../session';
 
@@ -19,6 +20,8 @@ export interface EraHost {
   loggingDeclared(): boolean;
   /** The handler of `method`, if one is registered. */
   handler(method: string): ServerRequestHandler<never> | undefined;
+  /** How handlers ask the client (`ServerOptions.inputRounds`); none: every ask fails with ERR_INPUT_ROUNDS_OFF. */
+  readonly inputRounds: InputRounds | undefined;
   /** Whether any middleware is installed. */
   hasMiddleware(): boolean;
   /** Runs `handler` inside the middleware (or straight away when there is none, or the request is internal). */

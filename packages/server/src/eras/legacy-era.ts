@@ -50,6 +50,7 @@ export class LegacyEra implements EraStrategy {
       session.logLevel,
       host.loggingDeclared(),
       false,
+      host.inputRounds,
     );
     return host.run(ctx, dctx, () => handler(params as never, ctx));
   }
@@ -90,6 +91,7 @@ export class LegacyEra implements EraStrategy {
       undefined,
       this.#host.loggingDeclared(),
       false,
+      this.#host.inputRounds,
     );
   }
 

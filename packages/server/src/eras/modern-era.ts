@@ -3,7 +3,6 @@
 // `requestState` carrying them between rounds); results are completed (`resultType`, `serverInfo`, cache hints); and
 // changes reach the `subscriptions/listen` streams that asked for them.
 import { type DispatchContext, ServerRequestContext } from '../context';
-import type { InputRounds } from '../input-rounds';
 import type { ServerSession } from '../session';
 import type { EraHost, EraStrategy } from './era-host';
 
@@ -14,11 +13,9 @@ const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'reso
 export class ModernEra implements EraStrategy {
   readonly era = 'modern' as const;
   readonly #host: EraHost;
-  readonly #inputRounds: InputRounds;
 
-  constructor(host: EraHost, inputRounds: InputRounds) {
+  constructor(host: EraHost) {
     this.#host = host;
-    this.#inputRounds = inputRounds;
   }
 
   async handle(
@@ -43,10 +40,14 @@ export class ModernEra implements EraStrategy {
       envelope.logLevel,
       host.loggingDeclared(),
       mayAsk,
+      host.inputRounds,
     );
-    if (!mayAsk) return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false);
+    const rounds = host.inputRounds;
+    if (!mayAsk || rounds === undefined) {
+      return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false);
+    }
     const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
-    const result = await host.run(ctx, dctx, () => this.#inputRounds.run(handler, params!, ctx, dctx));
+    const result = await host.run(ctx, dctx, () => rounds.run(handler, params!, ctx, dctx));
     return rules.complete(method, result, retried);
   }
 

@@ -1,6 +1,6 @@
 import type { JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import { type McpHeaderParam, MetaKeys, validateMcpHeaderDeclarations } from '@mcpkit/protocol';
-import type { DispatchContext, Server } from '@mcpkit/server';
+import { type DispatchContext, SchemaError, type Server } from '@mcpkit/server';
 
 // The x-mcp-header declarations of the server's tools, which a 2026-07-28 `tools/call` must mirror in Mcp-Param-*
 // headers. @mcpkit/server has no public lookup of a tool's definition, so we ask the server's own `tools/list` (the
@@ -9,6 +9,8 @@ import type { DispatchContext, Server } from '@mcpkit/server';
 
 const NO_PARAMS: readonly McpHeaderParam[] = Object.freeze([]);
 const MAX_PAGES = 100;
+/** How many invalid declarations are remembered as reported (each is reported once). */
+const MAX_REPORTED = 1000;
 const NEVER = new AbortController().signal;
 
 function listRequest(cursor: string | undefined): JsonRpcRequest {
@@ -31,6 +33,8 @@ export class ToolHeaderIndex {
   readonly #server: Server;
   #source: unknown = undefined;
   #byName = new Map<string, readonly McpHeaderParam[]>();
+  /** The invalid declarations already reported (tool name and reason), so a rebuilt index does not repeat them. */
+  readonly #reported = new Set<string>();
 
   constructor(server: Server) {
     this.#server = server;
@@ -58,7 +62,8 @@ export class ToolHeaderIndex {
         for (const tool of page.tools as { name?: unknown; inputSchema?: unknown }[]) {
           if (typeof tool?.name !== 'string') continue;
           const declared = validateMcpHeaderDeclarations(tool.inputSchema);
-          if (declared.ok && declared.params.length > 0) index.set(tool.name, declared.params);
+          if (!declared.ok) this.#reportInvalid(tool.name, declared.reason);
+          else if (declared.params.length > 0) index.set(tool.name, declared.params);
         }
       }
       if (typeof page.nextCursor !== 'string') break;
@@ -66,5 +71,22 @@ export class ToolHeaderIndex {
       page = (await this.#server.dispatch(request, dispatchContext(request), undefined)) as typeof page;
     }
     return index;
+  }
+
+  /**
+   * Tells the server's `onError` (else the console) once about a tool whose declarations are invalid: `McpServer`
+   * refuses such a tool at registration, but a server without that check (`McpToolServer`) learns it here.
+   */
+  #reportInvalid(name: string, reason: string): void {
+    const key = `${name}\u0000${reason}`;
+    if (this.#reported.has(key) || this.#reported.size >= MAX_REPORTED) return;
+    this.#reported.add(key);
+    const report = this.#server.onerror ?? console.warn;
+    report(
+      new SchemaError(
+        `Tool "${name}": invalid x-mcp-header declaration: ${reason}; Streamable HTTP clients drop this tool from tools/list (2026-07-28)`,
+        { name },
+      ),
+    );
   }
 }

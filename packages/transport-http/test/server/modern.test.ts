@@ -1,6 +1,7 @@
 import { encodeHeaderValue } from '@mcpkit/protocol';
-import { McpServer } from '@mcpkit/server';
+import { McpServer, McpToolServer, SchemaError } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   assertWire,
   get,
@@ -216,6 +217,26 @@ describe('2026-07-28 header validation (-32020)', () => {
     tool.update({ inputSchema: { type: 'object', properties: { zone: { type: 'string' } } } });
     const ok = await handler.handle(post(call('late', { zone: 'a' })));
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('x-mcp-header declarations of a server that does not check them at registration (McpToolServer)', () => {
+  it('reports an invalid one once to onError and serves the call without header checks', async () => {
+    const errors: Error[] = [];
+    const server = new McpToolServer({ name: 'lean', version: '1' }, { onError: (error) => errors.push(error) });
+    // number is not a type x-mcp-header may declare: McpServer refuses this at registration.
+    server.registerTool('bad', { inputSchema: { n: z.number().meta({ 'x-mcp-header': 'N' }) } }, ({ n }) => ({
+      content: [{ type: 'text', text: String(n) }],
+    }));
+    const { createStreamableHttpHandler } = await import('../../src/index');
+    const handler = createStreamableHttpHandler(server, { responseMode: 'json' });
+    for (const n of [1, 2]) {
+      const response = await handler.handle(post(call('bad', { n })));
+      expect((await response.json()).result.content).toEqual([{ type: 'text', text: String(n) }]);
+    }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(SchemaError);
+    expect(errors[0]!.message).toMatch(/Tool "bad": invalid x-mcp-header declaration: .*clients drop this tool/);
   });
 });
 
