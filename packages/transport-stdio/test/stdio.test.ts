@@ -1,8 +1,15 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { ConnectionClosedError, type JsonRpcMessage, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerProcessExitedError, StdioClientTransport, StdioServerTransport } from '../src/index';
+import {
+  ServerProcessExitedError,
+  StdioClientTransport,
+  StdioServerTransport,
+  UnwrittenMessagesError,
+} from '../src/index';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'echo-server.mjs');
 const limitFixture = join(import.meta.dirname, 'fixtures', 'limit-server.ts');
@@ -175,7 +182,9 @@ describe('StreamTransport writes', () => {
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toHaveLength(1);
-    expect(writes[0]?.map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
+    const lines = writes[0]?.join('').split('\n');
+    expect(lines?.pop()).toBe('');
+    expect(lines?.map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
     transport.send({ jsonrpc: '2.0', id: 65, result: {} });
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toHaveLength(2);
@@ -185,15 +194,68 @@ describe('StreamTransport writes', () => {
 });
 
 describe('StreamTransport writes, then the stream ends', () => {
-  it('delivers what was sent in the turn the output is ended in (corked writes are not lost)', async () => {
+  it('writes what was sent in the turn it is closed in before it closes', async () => {
     const stdout = new PassThrough();
     const received = collect(stdout);
     const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
     await transport.start();
     transport.send({ jsonrpc: '2.0', id: 1, result: { last: true } });
+    await transport.close();
     stdout.end();
     await new Promise((resolve) => stdout.once('end', resolve).resume());
     expect(received()).toEqual([{ jsonrpc: '2.0', id: 1, result: { last: true } }]);
+  });
+
+  it('reports the messages of the turn in which someone else ended its output (never silently)', async () => {
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    transport.send({ jsonrpc: '2.0', id: 2, result: {} });
+    stdout.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(UnwrittenMessagesError);
+    expect(errors[0]).toMatchObject({ code: 'ERR_UNWRITTEN_MESSAGES', data: { messages: 2 } });
+    expect(errors[0]?.message).toMatch(/2 message\(s\).*close the transport/);
+  });
+
+  it('writes at once when the turn reaches the high-water mark, and waits for drain when the stream is full', async () => {
+    const writes: string[] = [];
+    let finishWrite: (() => void) | undefined;
+    const stdout = new Writable({
+      highWaterMark: 256,
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        finishWrite = done;
+      },
+    });
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    const text = 'x'.repeat(100);
+    expect(transport.send({ jsonrpc: '2.0', method: 'a', params: { text } })).toBeUndefined();
+    expect(writes).toEqual([]);
+    const full = transport.send({ jsonrpc: '2.0', method: 'b', params: { text } });
+    expect(writes).toHaveLength(1);
+    expect(full).toBeInstanceOf(Promise);
+    const later = transport.send({ jsonrpc: '2.0', method: 'c' });
+    expect(later).toBeInstanceOf(Promise);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    finishWrite?.();
+    await full;
+    await later;
+    await new Promise((resolve) => setImmediate(resolve));
+    finishWrite?.();
+    const methods = writes
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).method);
+    expect(methods).toEqual(['a', 'b', 'c']);
+    await transport.close();
   });
 });
 
@@ -355,6 +417,20 @@ describe('StdioClientTransport', () => {
     await transport.close();
     expect(Date.now() - began).toBeLessThan(1500);
     expect(reason).toBeUndefined();
+  });
+
+  it('writes what was sent in the turn it is closed in before it ends the server’s stdin', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'mcpkit-stdio-')), 'received.ndjson');
+    const keep = `const fs = require('node:fs'); process.stdin.on('data', (d) => fs.appendFileSync(${JSON.stringify(file)}, d));`;
+    const { transport } = start({ args: ['-e', keep] });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    await transport.close();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
   });
 
   it('escalates to SIGTERM then SIGKILL for a server that ignores both stdin and SIGTERM', async () => {
