@@ -129,6 +129,10 @@ export class StreamTransport implements Transport {
     const count = this.#heldCount;
     this.#held = '';
     this.#heldCount = 0;
+    this.#write(text, count);
+  }
+
+  #write(text: string, count: number): void {
     const output = this.#output;
     if (output.writableEnded || output.destroyed) {
       this.onerror?.(new UnwrittenMessagesError(count));
@@ -150,6 +154,12 @@ export class StreamTransport implements Transport {
    * caller waits for `drain` when the stream is full.
    */
   #hold(line: string): Promise<void> | undefined {
+    if (line.length >= this.#output.writableHighWaterMark) {
+      // A large message goes on its own, after what the turn holds: it is not copied into a joined string.
+      this.flush();
+      this.#write(line, 1);
+      return this.#drain;
+    }
     if (this.#held === '') {
       this.#held = line;
       process.nextTick(this.#flushTurn);

@@ -193,6 +193,33 @@ describe('StreamTransport writes', () => {
   });
 });
 
+describe('StreamTransport writes a large message', () => {
+  it('on its own, after the smaller messages of its turn, in order', async () => {
+    const writes: string[] = [];
+    const stdout = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    transport.send({ jsonrpc: '2.0', id: 2, result: { text: 'x'.repeat(2000) } });
+    transport.send({ jsonrpc: '2.0', id: 3, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    const ids = writes.map((write) =>
+      write
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    );
+    expect(ids).toEqual([[1], [2], [3]]);
+    await transport.close();
+  });
+});
+
 describe('StreamTransport writes, then the stream ends', () => {
   it('writes what was sent in the turn it is closed in before it closes', async () => {
     const stdout = new PassThrough();
