@@ -66,12 +66,14 @@ import type {
   TypedCallToolResult,
 } from './options';
 import { checkStructuredContent, type JsonSchemaValidator } from './output-schema';
-import { behaviourOf, checkResult, RequestPipeline } from './requests';
+import { behaviourOf, type CallBehaviour, checkResult, RequestPipeline } from './requests';
 import type { ResponseCache } from './response-cache';
 import { dropInvalidTools } from './tool-filter';
 import { Warnings } from './warnings';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** The pipeline behaviour of tools/call and prompts/get: one object for every call. */
+const MAY_NEED_INPUT: CallBehaviour = Object.freeze({ mayNeedInput: true });
 const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
@@ -337,7 +339,7 @@ export class LeanClient {
     params: CallToolRequestParams,
     options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
   ): Promise<CallToolResult> {
-    const result = await this.#requests.call<CallToolResult>('tools/call', params, options, { mayNeedInput: true });
+    const result = await this.#requests.call<CallToolResult>('tools/call', params, options, MAY_NEED_INPUT);
     const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
     if (schema !== undefined)
       checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result, this.#jsonSchema);
@@ -384,7 +386,7 @@ export class LeanClient {
 
   /** `prompts/get`; may go through `input_required` rounds (2026-07-28). */
   getPrompt(params: GetPromptRequestParams, options?: CallOptions): Promise<GetPromptResult> {
-    return this.#requests.call('prompts/get', params, options, { mayNeedInput: true });
+    return this.#requests.call('prompts/get', params, options, MAY_NEED_INPUT);
   }
 
   /** `completion/complete`: suggestions for a prompt argument or a resource-template variable. */

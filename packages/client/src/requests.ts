@@ -52,6 +52,10 @@ export interface CallBehaviour {
   custom?: boolean;
 }
 
+/** The options and behaviour of a call that passes none: shared, never written to. */
+const NO_CALL_OPTIONS: CallOptions = Object.freeze({});
+const NO_BEHAVIOUR: CallBehaviour = Object.freeze({});
+
 /** The spec's request methods: `client.request()` checks those against the revision; others are the app's own. */
 const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
 /** The methods that may answer `input_required` (SEP-2322). */
@@ -71,6 +75,8 @@ export function behaviourOf(method: string): CallBehaviour {
 export class RequestPipeline {
   readonly #settings: RequestSettings;
   readonly #connection: (method: string) => Connection;
+  /** What the peer is asked with for a call that has no options of its own (made on first use). */
+  #defaultPeerOptions: RequestOptions | undefined = undefined;
 
   /** `connection` returns the live connection or throws `ERR_NOT_CONNECTED` naming the method. */
   constructor(settings: RequestSettings, connection: (method: string) => Connection) {
@@ -81,8 +87,8 @@ export class RequestPipeline {
   async call<R>(
     method: string,
     input: object | undefined,
-    options: CallOptions = {},
-    behaviour: CallBehaviour = {},
+    options: CallOptions = NO_CALL_OPTIONS,
+    behaviour: CallBehaviour = NO_BEHAVIOUR,
   ): Promise<R> {
     const params = input as JsonObject | undefined;
     const { peer, session } = this.#connection(method);
@@ -171,15 +177,24 @@ export class RequestPipeline {
     options: CallOptions,
     ctx?: ClientRequestContext,
   ): Promise<JsonObject> {
-    const peerOptions: RequestOptions = {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#settings.maxTotalTimeoutMs,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-      onProgress: options.onProgress as ((progress: unknown) => void) | undefined,
-    };
-    // Middleware learns the id the engine gave the request (tracing's jsonrpc.request.id, logs).
-    if (ctx !== undefined) peerOptions.onRequest = (request) => ctx.sent(request.id);
+    let peerOptions: RequestOptions;
+    if (options === NO_CALL_OPTIONS && ctx === undefined) {
+      // A call without options (most of them): the client's defaults, one object for every such call.
+      peerOptions = this.#defaultPeerOptions ??= Object.freeze({
+        timeoutMs: this.#settings.timeoutMs,
+        maxTotalTimeoutMs: this.#settings.maxTotalTimeoutMs,
+      });
+    } else {
+      peerOptions = {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? this.#settings.timeoutMs,
+        maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#settings.maxTotalTimeoutMs,
+        resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+        onProgress: options.onProgress as ((progress: unknown) => void) | undefined,
+      };
+      // Middleware learns the id the engine gave the request (tracing's jsonrpc.request.id, logs).
+      if (ctx !== undefined) peerOptions.onRequest = (request) => ctx.sent(request.id);
+    }
     for (let attempt = 0; ; attempt++) {
       try {
         const wire = session.era.wireParams(session.version, params, options);

@@ -64,6 +64,22 @@ describe.each(['legacy', 'modern'] as const)('progress, timeouts and cancellatio
     h.checked.assertClean();
   });
 
+  it('a call without options gets the client’s requestTimeoutMs, every time', async () => {
+    const h = await harness({
+      server: slowToolServer(era, () => sleep(300)),
+      connect: { era },
+      client: { requestTimeoutMs: 60 },
+    });
+    for (let call = 0; call < 2; call++) {
+      const began = Date.now();
+      const failure = await h.client.callTool({ name: 'slow' }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(RequestTimeoutError);
+      expect((failure as RequestTimeoutError).data.maxTotal).toBe(false);
+      expect(Date.now() - began).toBeLessThan(250);
+    }
+    await h.client.close();
+  });
+
   it('progress resets the idle timeout; without progress it times out; maxTotalTimeoutMs caps it', async () => {
     const h = await harness({
       server: slowToolServer(era, (ctx, token) => progressEvery(ctx, token, 25, 8)),

@@ -136,33 +136,54 @@ function compileShape(shape: StandardSchemaShape, role: 'input' | 'output'): Com
   const entries = Object.entries(properties);
   return {
     jsonSchema,
+    // Runs per call: no closure, issue list or promise list unless a property needs one (an async validator, an issue).
     validate(value) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return { ok: false, issues: [{ path: '', message: 'Expected an object' }] };
       }
       const input = value as Record<string, unknown>;
       const output: Record<string, unknown> = {};
-      const issues: SchemaIssue[] = [];
-      const pending: Promise<void>[] = [];
-      const settle = (key: string, result: StandardSchemaV1.Result<unknown>) => {
-        if (result.issues !== undefined) {
-          for (const issue of result.issues) {
-            const rest = pathOf(issue.path);
-            issues.push({ path: `/${key}${rest}`, message: issue.message });
-          }
-        } else if (result.value !== undefined || Object.hasOwn(input, key)) {
-          output[key] = result.value;
-        }
-      };
+      let issues: SchemaIssue[] | undefined;
+      let pending: Promise<void>[] | undefined;
       for (const [key, property] of entries) {
-        const result = property.validate(Object.hasOwn(input, key) ? input[key] : undefined);
-        if (result instanceof Promise) pending.push(result.then((settled) => settle(key, settled)));
-        else settle(key, result);
+        const present = Object.hasOwn(input, key);
+        const result = property.validate(present ? input[key] : undefined);
+        if (result instanceof Promise) {
+          pending ??= [];
+          pending.push(
+            result.then((settled) => {
+              issues = settleProperty(key, present, settled, output, issues);
+            }),
+          );
+        } else {
+          issues = settleProperty(key, present, result, output, issues);
+        }
       }
-      const done = (): SchemaCheck => (issues.length > 0 ? { ok: false, issues } : { ok: true, value: output });
-      return pending.length > 0 ? Promise.all(pending).then(done) : done();
+      if (pending === undefined) return shapeVerdict(output, issues);
+      return Promise.all(pending).then(() => shapeVerdict(output, issues));
     },
   };
+}
+
+/** Puts one property's validated value into `output`, or its issues into `issues` (created on the first). */
+function settleProperty(
+  key: string,
+  present: boolean,
+  result: StandardSchemaV1.Result<unknown>,
+  output: Record<string, unknown>,
+  issues: SchemaIssue[] | undefined,
+): SchemaIssue[] | undefined {
+  if (result.issues !== undefined) {
+    const list = issues ?? [];
+    for (const issue of result.issues) list.push({ path: `/${key}${pathOf(issue.path)}`, message: issue.message });
+    return list;
+  }
+  if (result.value !== undefined || present) output[key] = result.value;
+  return issues;
+}
+
+function shapeVerdict(output: Record<string, unknown>, issues: SchemaIssue[] | undefined): SchemaCheck {
+  return issues !== undefined && issues.length > 0 ? { ok: false, issues } : { ok: true, value: output };
 }
 
 /**

@@ -26,6 +26,44 @@ describe('compileSchema', () => {
   });
 });
 
+describe('compileSchema of a shape (an object of Standard Schemas)', () => {
+  const shape = { text: z.string(), count: z.number().optional(), tags: z.array(z.string()).optional() };
+
+  it('keeps the declared properties it was given, drops the others, and leaves absent optional ones out', () => {
+    const compiled = compileSchema(shape, 'input');
+    expect(compiled.validate({ text: 'a', extra: 1 })).toEqual({ ok: true, value: { text: 'a' } });
+    const value = (compiled.validate({ text: 'a', count: 2 }) as { value: object }).value;
+    expect(value).toEqual({ text: 'a', count: 2 });
+    expect(Object.keys(value)).toEqual(['text', 'count']);
+  });
+
+  it('reports every issue of every property with its path, and a non-object at the root', () => {
+    const compiled = compileSchema(shape, 'input');
+    expect(compiled.validate({ text: 1, tags: ['x', 2] })).toEqual({
+      ok: false,
+      issues: [
+        { path: '/text', message: expect.any(String) },
+        { path: '/tags/1', message: expect.any(String) },
+      ],
+    });
+    expect(compiled.validate([])).toEqual({ ok: false, issues: [{ path: '', message: 'Expected an object' }] });
+  });
+
+  it('waits for asynchronous property validators, with their values and issues', async () => {
+    const compiled = compileSchema({ text: z.string(), n: z.number().refine(async (n) => n > 0, 'positive') }, 'input');
+    const good = compiled.validate({ text: 'a', n: 1 });
+    expect(good).toBeInstanceOf(Promise);
+    expect(await good).toEqual({ ok: true, value: { text: 'a', n: 1 } });
+    expect(await compiled.validate({ text: 2, n: -1 })).toEqual({
+      ok: false,
+      issues: [
+        { path: '/text', message: expect.any(String) },
+        { path: '/n', message: 'positive' },
+      ],
+    });
+  });
+});
+
 describe('typed handler arguments', () => {
   it('infers from JSON Schema as const and from Standard Schema', () => {
     const schema = {

@@ -193,6 +193,8 @@ export class StdioClientTransport extends StreamTransport {
     this.#shuttingDown = true;
     const child = this.#child;
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      // What was sent in this turn is still held for the turn's one write: it goes before the end of stdin.
+      this.flush();
       child.stdin?.end();
       if (!(await this.#exitWithin(this.#options.closeStdinGraceMs ?? 2000))) {
         child.kill('SIGTERM');

@@ -6,4 +6,4 @@ export {
   type StdioClientTransportOptions,
 } from './client';
 export { redirectConsoleToStderr, StdioServerTransport, type StdioServerTransportOptions } from './server';
-export { StreamTransport, type StreamTransportOptions } from './stream-transport';
+export { StreamTransport, type StreamTransportOptions, UnwrittenMessagesError } from './stream-transport';

@@ -1,8 +1,15 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { ConnectionClosedError, type JsonRpcMessage, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerProcessExitedError, StdioClientTransport, StdioServerTransport } from '../src/index';
+import {
+  ServerProcessExitedError,
+  StdioClientTransport,
+  StdioServerTransport,
+  UnwrittenMessagesError,
+} from '../src/index';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'echo-server.mjs');
 const limitFixture = join(import.meta.dirname, 'fixtures', 'limit-server.ts');
@@ -157,43 +164,132 @@ describe('StdioServerTransport', () => {
 });
 
 describe('StreamTransport writes', () => {
-  it('sends the messages of one turn in one write, in order, and the next turn in another', async () => {
-    const writes: string[][] = [];
+  it('joins the messages of one turn eight to a write, in order, and writes the rest at the end of the turn', async () => {
+    const writes: string[] = [];
     const stdout = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        writes.push([chunk.toString('utf8')]);
-        done();
-      },
-      writev(chunks, done) {
-        writes.push(chunks.map(({ chunk }) => (chunk as Buffer).toString('utf8')));
+        writes.push(chunk.toString('utf8'));
         done();
       },
     });
     const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
     await transport.start();
-    for (let id = 1; id <= 64; id++) transport.send({ jsonrpc: '2.0', id, result: {} });
+    const idsOf = (write: string) =>
+      write
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id);
+    for (let id = 1; id <= 7; id++) transport.send({ jsonrpc: '2.0', id, result: {} });
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(writes).toHaveLength(1);
-    expect(writes[0]?.map((line) => JSON.parse(line).id)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
-    transport.send({ jsonrpc: '2.0', id: 65, result: {} });
-    await new Promise((resolve) => setImmediate(resolve));
+    transport.send({ jsonrpc: '2.0', id: 8, result: {} });
+    // Eight are held: they leave now, so the reader can start on them while this turn makes more.
+    expect(writes.map(idsOf)).toEqual([[1, 2, 3, 4, 5, 6, 7, 8]]);
+    for (let id = 9; id <= 19; id++) transport.send({ jsonrpc: '2.0', id, result: {} });
     expect(writes).toHaveLength(2);
-    expect(writes[1]?.join('')).toBe('{"jsonrpc":"2.0","id":65,"result":{}}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes.map(idsOf)).toEqual([
+      [1, 2, 3, 4, 5, 6, 7, 8],
+      [9, 10, 11, 12, 13, 14, 15, 16],
+      [17, 18, 19],
+    ]);
+    transport.send({ jsonrpc: '2.0', id: 20, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(4);
+    expect(writes[3]).toBe('{"jsonrpc":"2.0","id":20,"result":{}}\n');
+    await transport.close();
+  });
+});
+
+describe('StreamTransport writes a large message', () => {
+  it('on its own, after the smaller messages of its turn, in order', async () => {
+    const writes: string[] = [];
+    const stdout = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    transport.send({ jsonrpc: '2.0', id: 2, result: { text: 'x'.repeat(2000) } });
+    transport.send({ jsonrpc: '2.0', id: 3, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    const ids = writes.map((write) =>
+      write
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    );
+    expect(ids).toEqual([[1], [2], [3]]);
     await transport.close();
   });
 });
 
 describe('StreamTransport writes, then the stream ends', () => {
-  it('delivers what was sent in the turn the output is ended in (corked writes are not lost)', async () => {
+  it('writes what was sent in the turn it is closed in before it closes', async () => {
     const stdout = new PassThrough();
     const received = collect(stdout);
     const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
     await transport.start();
     transport.send({ jsonrpc: '2.0', id: 1, result: { last: true } });
+    await transport.close();
     stdout.end();
     await new Promise((resolve) => stdout.once('end', resolve).resume());
     expect(received()).toEqual([{ jsonrpc: '2.0', id: 1, result: { last: true } }]);
+  });
+
+  it('reports the messages of the turn in which someone else ended its output (never silently)', async () => {
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    transport.send({ jsonrpc: '2.0', id: 2, result: {} });
+    stdout.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(UnwrittenMessagesError);
+    expect(errors[0]).toMatchObject({ code: 'ERR_UNWRITTEN_MESSAGES', data: { messages: 2 } });
+    expect(errors[0]?.message).toMatch(/2 message\(s\).*close the transport/);
+  });
+
+  it('writes at once when the turn reaches the high-water mark, and waits for drain when the stream is full', async () => {
+    const writes: string[] = [];
+    let finishWrite: (() => void) | undefined;
+    const stdout = new Writable({
+      highWaterMark: 256,
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        finishWrite = done;
+      },
+    });
+    const transport = new StdioServerTransport({ stdin: new PassThrough(), stdout });
+    await transport.start();
+    const text = 'x'.repeat(100);
+    expect(transport.send({ jsonrpc: '2.0', method: 'a', params: { text } })).toBeUndefined();
+    expect(writes).toEqual([]);
+    const full = transport.send({ jsonrpc: '2.0', method: 'b', params: { text } });
+    expect(writes).toHaveLength(1);
+    expect(full).toBeInstanceOf(Promise);
+    const later = transport.send({ jsonrpc: '2.0', method: 'c' });
+    expect(later).toBeInstanceOf(Promise);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    finishWrite?.();
+    await full;
+    await later;
+    await new Promise((resolve) => setImmediate(resolve));
+    finishWrite?.();
+    const methods = writes
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).method);
+    expect(methods).toEqual(['a', 'b', 'c']);
+    await transport.close();
   });
 });
 
@@ -355,6 +451,20 @@ describe('StdioClientTransport', () => {
     await transport.close();
     expect(Date.now() - began).toBeLessThan(1500);
     expect(reason).toBeUndefined();
+  });
+
+  it('writes what was sent in the turn it is closed in before it ends the server’s stdin', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'mcpkit-stdio-')), 'received.ndjson');
+    const keep = `const fs = require('node:fs'); process.stdin.on('data', (d) => fs.appendFileSync(${JSON.stringify(file)}, d));`;
+    const { transport } = start({ args: ['-e', keep] });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    await transport.close();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
   });
 
   it('escalates to SIGTERM then SIGKILL for a server that ignores both stdin and SIGTERM', async () => {

@@ -84,6 +84,23 @@ describe('client transport lifecycle', () => {
     await expect(transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
+  it('returns nothing from an accepted send (no promise per message) and delivers it', async () => {
+    const { endpoint } = await startServer();
+    const transport = clientTransport(endpoint.url);
+    await transport.start();
+    const answered = new Promise<JsonRpcMessage>((resolve) => {
+      transport.onmessage = resolve;
+    });
+    const sent = transport.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: MODERN_META },
+    });
+    expect(sent).toBeUndefined();
+    expect(await answered).toMatchObject({ id: 1, result: { supportedVersions: expect.any(Array) } });
+  });
+
   it('passes the close code and reason to onclose when the server closes', async () => {
     const { endpoint } = await startServer();
     const transport = clientTransport(endpoint.url);

@@ -57,7 +57,14 @@ export interface LevelResult {
 
 export interface ConcurrentResult {
   levels: LevelResult[];
-  pipelined?: { inFlight: number; calls: number; callsPerSec: number };
+  pipelined?: {
+    inFlight: number;
+    calls: number;
+    callsPerSec: number;
+    /** Not in the report: what an A/B of a hot-path change reads (steadier than calls/s on a loaded machine). */
+    clientCpuUsPerCall: number;
+    serverCpuUsPerCall: number;
+  };
   big?: { calls: number; ms: number; error?: string };
   memory?: { sessions: number; heapBytesPerSession: number; rssBytesPerSession: number };
   /** A phase that stopped at the deadline. */
@@ -105,7 +112,7 @@ export async function runConcurrentDriver(open: (config: ConcurrentConfig) => Pr
     const session = await open(config);
     try {
       if (config.pipelined !== undefined)
-        result.pipelined = await pipelined(session, config, config.pipelined.inFlight);
+        result.pipelined = await pipelined(session, config, config.pipelined.inFlight, report);
       if (config.big !== undefined) result.big = await big(session, config.big, deadline, result);
     } finally {
       await closeAll([session]);
@@ -209,9 +216,12 @@ async function pipelined(
   session: Session,
   config: ConcurrentConfig,
   inFlight: number,
+  report: () => Promise<ServerReport>,
 ): Promise<NonNullable<ConcurrentResult['pipelined']>> {
   for (let i = 0; i < config.warmupCalls; i++) await checkedCall(session, SMALL_TEXT);
   let calls = 0;
+  const serverBefore = await report();
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   const stopAt = started + config.durationMs;
   // `inFlight` workers, each starting its next call when the previous one settles: a constant window of requests.
@@ -222,7 +232,16 @@ async function pipelined(
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
-  return { inFlight, calls, callsPerSec: (calls / (performance.now() - started)) * 1000 };
+  const elapsed = performance.now() - started;
+  const client = process.cpuUsage(clientBefore);
+  const serverAfter = await report();
+  return {
+    inFlight,
+    calls,
+    callsPerSec: (calls / elapsed) * 1000,
+    clientCpuUsPerCall: (client.user + client.system) / calls,
+    serverCpuUsPerCall: (serverAfter.user + serverAfter.system - serverBefore.user - serverBefore.system) / calls,
+  };
 }
 
 async function big(
