@@ -9,8 +9,8 @@ import {
   assertCapability,
   CapabilityError,
   type ClientCapabilities,
+  isRequestMethod,
   methodAvailability,
-  RequestMethods,
 } from '@mcpkit/protocol';
 import type { Connection, SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
@@ -56,14 +56,15 @@ export interface CallBehaviour {
 const NO_CALL_OPTIONS: CallOptions = Object.freeze({});
 const NO_BEHAVIOUR: CallBehaviour = Object.freeze({});
 
-/** The spec's request methods: `client.request()` checks those against the revision; others are the app's own. */
-const MCP_REQUEST_METHODS: ReadonlySet<string> = new Set(Object.values(RequestMethods));
 /** The methods that may answer `input_required` (SEP-2322). */
 const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
-/** How `client.request(method)` goes through the pipeline: a method the spec does not have is sent unchecked. */
+/**
+ * How `client.request(method)` goes through the pipeline: the spec's request methods (protocol's method table) are
+ * checked against the revision; a method the spec does not have is the app's own and is sent unchecked.
+ */
 export function behaviourOf(method: string): CallBehaviour {
-  return { mayNeedInput: MAY_NEED_INPUT.has(method), custom: !MCP_REQUEST_METHODS.has(method) };
+  return { mayNeedInput: MAY_NEED_INPUT.has(method), custom: !isRequestMethod(method) };
 }
 
 /**
