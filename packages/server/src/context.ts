@@ -100,21 +100,20 @@ export interface RequestChannel {
 
 /**
  * @internal How a handler's asks reach the client, in both eras: the server's `InputRounds` (which implements it, and
- * is where the rules live). A server without one has no `InputRoute`, and every ask fails with ERR_INPUT_ROUNDS_OFF.
+ * is where the rules live: keys, capabilities, input rounds). A server without one has no `InputRoute`, and every ask
+ * fails with ERR_INPUT_ROUNDS_OFF.
  */
 export interface InputRoute {
-  /** Checks every request of one `ctx.ask` before any is sent (legacy: all or nothing); throws what is wrong. */
-  checkAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): void;
-  /** Sends one ask (legacy: a server→client request; modern: an input round) and resolves with its checked answer. */
-  ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown>;
+  /** One ask under the handler's `name` for it (or a generated key), resolved with its checked answer. */
+  askOne(
+    ctx: ServerRequestContext<object>,
+    method: InputRequest['method'],
+    params: object | undefined,
+    name: string | undefined,
+  ): Promise<unknown>;
+  /** Several asks at once, each under its name (legacy: all checked before any is sent). */
+  askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
 }
-
-// What a generated key starts with, per method.
-const KEY_PREFIX: Record<InputRequest['method'], string> = {
-  'elicitation/create': 'elicit',
-  'sampling/createMessage': 'sample',
-  'roots/list': 'roots',
-};
 
 /**
  * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
@@ -156,9 +155,6 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   /** Where asks go: the server's `InputRounds`, when it has one. */
   readonly #inputs: InputRoute | undefined;
   #round: ((input: InputAsk) => Promise<unknown>) | undefined = undefined;
-  #askCount = 0;
-  // Keys asked in this run of the handler: a key names one question.
-  #askedKeys: Set<string> | undefined = undefined;
   #channel: RequestChannel | undefined = undefined;
 
   /** @internal Built by the server's dispatcher. */
@@ -316,60 +312,24 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    * });
    */
   ask<const T extends Record<string, InputRequest>>(requests: T): Promise<InputAnswers<T>> {
-    const names = Object.keys(requests);
     const inputs = this.#inputs;
-    try {
-      if (inputs === undefined) throw this.#inputsOff(requests[names[0]!]?.method);
-      inputs.checkAll(this, requests);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const asked = names.map((name) => {
-      const request = requests[name]!;
-      return this.#ask(request.method, request.params, name);
-    });
-    return Promise.all(asked).then((answers) => {
-      const byName: Record<string, unknown> = {};
-      for (const [index, name] of names.entries()) byName[name] = answers[index];
-      return byName as InputAnswers<T>;
-    });
+    if (inputs === undefined) return this.#inputsOff(Object.values(requests)[0]?.method);
+    return inputs.askAll(this, requests) as Promise<InputAnswers<T>>;
   }
 
   #ask(method: InputRequest['method'], params: object | undefined, name: string | undefined): Promise<unknown> {
     const inputs = this.#inputs;
-    let key: string;
-    try {
-      if (inputs === undefined) throw this.#inputsOff(method);
-      key = this.#claimKey(method, name);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return inputs.ask(this, { method, params, key });
+    return inputs === undefined ? this.#inputsOff(method) : inputs.askOne(this, method, params, name);
   }
 
-  #inputsOff(method: string | undefined): JsonRpcError {
-    return new JsonRpcError(
-      JsonRpcErrorCode.InternalError,
-      `'${this.method}' asked the client for input (${method}), which needs input rounds this server was created without: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
-      { code: 'ERR_INPUT_ROUNDS_OFF', method: this.method, input: method },
+  #inputsOff(method: string | undefined): Promise<never> {
+    return Promise.reject(
+      new JsonRpcError(
+        JsonRpcErrorCode.InternalError,
+        `'${this.method}' asked the client for input (${method}), which needs input rounds this server was created without: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
+        { code: 'ERR_INPUT_ROUNDS_OFF', method: this.method, input: method },
+      ),
     );
-  }
-
-  /** The key of one ask: the handler's name for it, or a generated one; each key once per run of the handler. */
-  #claimKey(method: InputRequest['method'], name: string | undefined): string {
-    if (name !== undefined && (typeof name !== 'string' || name === '')) {
-      throw new TypeError(`${method}: an input request key must be a non-empty string, got ${JSON.stringify(name)}`);
-    }
-    const key = name ?? `${KEY_PREFIX[method]}-${++this.#askCount}`;
-    this.#askedKeys ??= new Set();
-    const asked = this.#askedKeys;
-    if (asked.has(key)) {
-      throw new Error(
-        `${method}: the input request key '${key}' was already asked in this run of the handler; give each question its own key`,
-      );
-    }
-    asked.add(key);
-    return key;
   }
 
   /** @internal Where this request's modern asks go from now on (set by `InputRounds` before the handler runs). */

@@ -47,6 +47,36 @@ function askChannel(ask: NonNullable<RequestChannel['ask']>, input: InputAsk): P
   }
 }
 
+// What a generated key starts with, per method.
+const KEY_PREFIX: Record<InputRequest['method'], string> = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sample',
+  'roots/list': 'roots',
+};
+
+// The keys asked in each run of a handler (one context per run; a key names one question), and how many were generated.
+const askedKeys = new WeakMap<object, { keys: Set<string>; generated: number }>();
+
+/** The key of one ask: the handler's name for it, or a generated one; each key once per run of the handler. */
+function claimKey(ctx: object, method: InputRequest['method'], name: string | undefined): string {
+  if (name !== undefined && (typeof name !== 'string' || name === '')) {
+    throw new TypeError(`${method}: an input request key must be a non-empty string, got ${JSON.stringify(name)}`);
+  }
+  let asked = askedKeys.get(ctx);
+  if (asked === undefined) {
+    asked = { keys: new Set(), generated: 0 };
+    askedKeys.set(ctx, asked);
+  }
+  const key = name ?? `${KEY_PREFIX[method]}-${++asked.generated}`;
+  if (asked.keys.has(key)) {
+    throw new Error(
+      `${method}: the input request key '${key}' was already asked in this run of the handler; give each question its own key`,
+    );
+  }
+  asked.keys.add(key);
+  return key;
+}
+
 /**
  * How handlers ask the client for input (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`, `ctx.ask`), in both
  * eras. Legacy revisions: a server→client request tied to the current one, refused with a `CapabilityError` when the
@@ -79,16 +109,49 @@ export class InputRounds implements InputRoute {
     this.#principalOf = options.principalOf ?? defaultPrincipal;
   }
 
-  /** @internal See `InputRoute.checkAll`: legacy asks made together are all or nothing. */
-  checkAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): void {
-    if (ctx.era !== 'legacy') return;
-    for (const name of Object.keys(requests)) {
-      const { method, params } = requests[name]!;
-      assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, { receiver: 'client' });
+  /** @internal See `InputRoute.askOne`. */
+  askOne(
+    ctx: ServerRequestContext<object>,
+    method: InputRequest['method'],
+    params: object | undefined,
+    name: string | undefined,
+  ): Promise<unknown> {
+    let key: string;
+    try {
+      key = claimKey(ctx, method, name);
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return this.ask(ctx, { method, params, key });
   }
 
-  /** @internal See `InputRoute.ask`. */
+  /** @internal See `InputRoute.askAll`: legacy asks made together are all or nothing. */
+  askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    const names = Object.keys(requests);
+    if (ctx.era === 'legacy') {
+      try {
+        for (const name of names) {
+          const { method, params } = requests[name]!;
+          assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, {
+            receiver: 'client',
+          });
+        }
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    const asked = names.map((name) => {
+      const request = requests[name]!;
+      return this.askOne(ctx, request.method, request.params, name);
+    });
+    return Promise.all(asked).then((answers) => {
+      const byName: Record<string, unknown> = {};
+      for (const [index, name] of names.entries()) byName[name] = answers[index];
+      return byName;
+    });
+  }
+
+  /** @internal One ask under its claimed key: the era's way, or the extension's that rebound the handler. */
   ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
     const { method, params } = input;
     const channel = ctx.channel;
