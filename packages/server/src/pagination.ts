@@ -1,5 +1,4 @@
 import { invalidParamsError } from '@mcpkit/protocol';
-import { base64UrlToText, textToBase64Url } from './base64url';
 
 /** One page of a list, and the cursor of the next page (absent on the last). */
 export interface Page<T> {
@@ -7,10 +6,20 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-// A cursor is base64url("<listVersion>:<offset>"). It is opaque to clients; the version lets the server tell a
-// cursor minted before the list changed (offsets would shift) from a current one.
+// A cursor is base64("<listVersion>:<offset>"). It is opaque to clients; the version lets the server tell a cursor
+// minted before the list changed (offsets would shift) from a current one. Its text is ASCII digits and a colon, so
+// btoa/atob (in every runtime) encode it with no UTF-8 step.
 function encodeCursor(version: number, offset: number): string {
-  return textToBase64Url(`${version}:${offset}`);
+  return btoa(`${version}:${offset}`);
+}
+
+function decodeCursor(cursor: unknown): string | undefined {
+  if (typeof cursor !== 'string') return undefined;
+  try {
+    return atob(cursor);
+  } catch {
+    return undefined;
+  }
 }
 
 const CURSOR = /^(\d{1,15}):(\d{1,15})$/;
@@ -22,7 +31,7 @@ const CURSOR = /^(\d{1,15}):(\d{1,15})$/;
 export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number, version: number): Page<T> {
   let offset = 0;
   if (cursor !== undefined) {
-    const text = typeof cursor === 'string' ? base64UrlToText(cursor) : undefined;
+    const text = decodeCursor(cursor);
     const match = text === undefined ? null : CURSOR.exec(text);
     if (match === null) throw invalidParamsError('Invalid cursor: it was not issued by this server', { cursor });
     if (Number(match[1]) !== version) {
