@@ -18,15 +18,9 @@ export interface BuiltInsHost {
   setRequestHandler(method: string, handler: ServerRequestHandler<never>): void;
 }
 
-function uriParam(method: string, params: unknown): string {
-  const uri = (params as { uri?: unknown } | undefined)?.uri;
-  if (typeof uri !== 'string') throw invalidParamsError(`${method} needs params.uri (a string)`);
-  return uri;
-}
-
 /**
- * Installs the methods every MCP server answers the same way: `ping`, `server/discover`, `logging/setLevel`,
- * `resources/subscribe` / `unsubscribe` (legacy) and `subscriptions/listen` (modern; open streams go in `streams`).
+ * Installs the methods every MCP server answers the same way: `ping`, `server/discover`, `logging/setLevel` and
+ * `subscriptions/listen` (modern; open streams go in `streams`).
  * `initialize` is not among them: the dispatcher answers it, since it decides the era.
  */
 export function installBuiltIns(server: BuiltInsHost, streams: Set<ListenStream>): void {
@@ -43,14 +37,6 @@ export function installBuiltIns(server: BuiltInsHost, streams: Set<ListenStream>
     const level = (params as { level?: unknown } | undefined)?.level;
     if (!isLoggingLevel(level)) throw invalidParamsError(`Unknown logging level ${JSON.stringify(level)}`);
     if (ctx.session !== undefined) ctx.session.logLevel = level;
-    return {};
-  });
-  server.setRequestHandler('resources/subscribe', (params, ctx) => {
-    ctx.session?.subscribeResource(uriParam('resources/subscribe', params));
-    return {};
-  });
-  server.setRequestHandler('resources/unsubscribe', (params, ctx) => {
-    ctx.session?.unsubscribeResource(uriParam('resources/unsubscribe', params));
     return {};
   });
   server.setRequestHandler('subscriptions/listen', async (params, ctx) => {

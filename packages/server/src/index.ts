@@ -34,6 +34,11 @@ export type { PromptConfig, PromptHandler, RegisteredPrompt } from './prompts';
 export type { RegisteredHandle } from './registered-handle';
 export { RegistrationError } from './registry';
 export { InMemoryNonceStore, type NonceStore } from './request-state';
+export {
+  installResourceSubscriptions,
+  resourceSubscriptionsOf,
+  restoreResourceSubscriptions,
+} from './resource-subscriptions';
 export { type Completer, ResourceTemplate, type ResourceTemplateCallbacks } from './resource-template';
 export type {
   RegisteredResource,

@@ -58,6 +58,17 @@ export class McpServer extends McpToolServer {
   }
 
   /**
+   * Tells the clients subscribed to `uri` that the resource changed: legacy sessions that `resources/subscribe`d to it
+   * and 2026-07-28 listen streams whose `resourceSubscriptions` name it (with a cluster bus, on every instance).
+   *
+   * @example
+   * server.notifyResourceUpdated('file:///README.md');
+   */
+  notifyResourceUpdated(uri: string): void {
+    this.server.notifyResourceUpdated(uri);
+  }
+
+  /**
    * Registers a prompt. Arguments are validated against `argsSchema` (invalid → -32602); `complete` answers
    * `completion/complete` for its arguments.
    *

@@ -13,6 +13,7 @@ import type { CacheHint } from './era-rules';
 import { pageResult, paginate } from './pagination';
 import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
 import { RegistrationError, Registry, type RegistryEntry } from './registry';
+import { installResourceSubscriptions } from './resource-subscriptions';
 import type { ResourceTemplate } from './resource-template';
 import type { Server } from './server';
 import type { TemplateVariables } from './uri-template-types';
@@ -85,7 +86,7 @@ function templateDefinition(
 /**
  * The resources feature of `McpServer`: fixed resources and templates, `resources/list` (fixed ones first, then what
  * templates list), `resources/templates/list` and `resources/read` (cache hints from the resource's metadata).
- * Subscriptions are the low-level `Server`'s: `McpServer.notifyResourceUpdated` goes straight there.
+ * Also resource subscriptions (`installResourceSubscriptions`), which only a server with resources carries.
  */
 export class Resources {
   readonly #server: Server;
@@ -103,6 +104,7 @@ export class Resources {
       pageResult('resourceTemplates', this.#templates.page(params?.cursor, pageSize)),
     );
     server.setRequestHandler('resources/read', (params, ctx) => this.#read(params, ctx));
+    installResourceSubscriptions(server);
   }
 
   /** See `McpServer.registerResource` (a fixed URI). */

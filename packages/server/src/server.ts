@@ -104,8 +104,8 @@ async function sendHandled(
 /**
  * The low-level MCP server: one method table (a jsonrpc-core `Router`) shared by every session, the era rules of
  * every revision applied per request, and the built-in methods (`initialize`, `ping`, `server/discover`,
- * `logging/setLevel`, `resources/subscribe`, `subscriptions/listen`). Register the rest with `setRequestHandler`,
- * or use `McpServer`.
+ * `logging/setLevel`, `subscriptions/listen`). Register the rest with `setRequestHandler`, or use `McpServer`;
+ * resource subscriptions come with `installResourceSubscriptions(server)`.
  *
  * @example
  * const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -119,6 +119,8 @@ export class Server {
   readonly router = new Router();
   instructions: string | undefined;
   onerror: ((error: Error) => void) | undefined;
+  /** @internal Set by `installResourceSubscriptions`: tells this process's subscribers that a resource changed. */
+  resourceUpdates: ((uri: string) => void) | undefined = undefined;
   /** @internal Set by `shareBroadcasts`: list changes and resource updates go to every instance through it. */
   broadcastRelay: ((broadcast: ServerBroadcast) => void) | undefined = undefined;
 
@@ -507,6 +509,8 @@ export class Server {
   /**
    * Tells subscribers that a resource changed: legacy sessions that `resources/subscribe`d to `uri`, and modern listen
    * streams whose `resourceSubscriptions` include it. With a cluster bus, every instance tells its own subscribers.
+   * Subscriptions are installed by `McpServer`'s resources, or by `installResourceSubscriptions(server)`; without
+   * them there are no subscribers and this does nothing.
    */
   notifyResourceUpdated(uri: string): void {
     if (this.broadcastRelay !== undefined) this.broadcastRelay({ type: 'resource_updated', uri });
@@ -515,8 +519,7 @@ export class Server {
 
   /** @internal What `notifyResourceUpdated` does on each instance: tells this process's subscribers. */
   deliverResourceUpdated(uri: string): void {
-    this.#legacy.resourceUpdated(uri);
-    this.#modern.resourceUpdated(uri);
+    this.resourceUpdates?.(uri);
   }
 
   /** Ends every open listen stream gracefully (each listen request gets its result). */

@@ -13,8 +13,6 @@ import type { CapabilityPath } from '@mcpkit/protocol';
 import { type ClientCapabilities, type Implementation, isLevelEnabled, type LoggingLevel } from '@mcpkit/protocol';
 import type { Era } from './era';
 
-const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
-
 /** A message the server is about to send: a notification, or a server→client request (legacy era). */
 export interface OutboundMessage {
   readonly kind: 'notification' | 'request';
@@ -100,7 +98,6 @@ export class ServerSession extends JsonRpcPeer {
   logLevel: LoggingLevel | undefined = undefined;
   /** Legacy: whether `notifications/initialized` arrived. */
   initialized = false;
-  #subscriptions: Set<string> | undefined = undefined;
 
   /** @internal Use `server.connect(transport)`. */
   constructor(server: SessionHost, options: ConnectOptions = {}) {
@@ -110,22 +107,6 @@ export class ServerSession extends JsonRpcPeer {
     });
     this.server = server;
     this.fixEra = options.fixEra ?? true;
-  }
-
-  /** Legacy: resource URIs subscribed with `resources/subscribe` (no set is allocated until the first one). */
-  get resourceSubscriptions(): ReadonlySet<string> {
-    return this.#subscriptions ?? NO_SUBSCRIPTIONS;
-  }
-
-  /** @internal `resources/subscribe`. */
-  subscribeResource(uri: string): void {
-    if (this.#subscriptions === undefined) this.#subscriptions = new Set();
-    this.#subscriptions.add(uri);
-  }
-
-  /** @internal `resources/unsubscribe`. */
-  unsubscribeResource(uri: string): void {
-    this.#subscriptions?.delete(uri);
   }
 
   /** Sends a notification to this client, through the server's outbound hooks when it has any. */

@@ -120,11 +120,6 @@ export class McpToolServer {
     this.server.extend(extension);
   }
 
-  /** Tells subscribed clients (both eras) that a resource changed. */
-  notifyResourceUpdated(uri: string): void {
-    this.server.notifyResourceUpdated(uri);
-  }
-
   /**
    * Registers a tool. Its name must follow SEP-986 (1–128 of `A-Z a-z 0-9 _ - .`): invalid names throw, risky ones
    * warn once. Arguments are validated against `inputSchema` before the handler runs (invalid → an `isError` result

@@ -15,21 +15,6 @@ describe('ServerSession lifecycle', () => {
     expect(userOnClose).toBe(1);
   });
 
-  it('holds no subscription set until the first resources/subscribe', async () => {
-    const server = new McpServer({ name: 's', version: '1' });
-    const [, serverSide] = createLinkedTransports();
-    const session = await server.connect(serverSide);
-    expect(session.resourceSubscriptions.size).toBe(0);
-    session.subscribeResource('mem://a');
-    session.subscribeResource('mem://a');
-    expect([...session.resourceSubscriptions]).toEqual(['mem://a']);
-    session.unsubscribeResource('mem://a');
-    expect(session.resourceSubscriptions.size).toBe(0);
-    const other = await server.connect(createLinkedTransports()[1]);
-    expect(other.resourceSubscriptions.size).toBe(0);
-    await server.close();
-  });
-
   it('reports session errors to the onerror the server has at connect time', async () => {
     const errors: string[] = [];
     const server = new McpServer({ name: 's', version: '1' }, { onError: (error) => errors.push(error.message) });

@@ -48,6 +48,4 @@ export interface EraStrategy {
   ): Promise<unknown>;
   /** Tells this era's listeners that a list changed (legacy sessions, or modern listen streams that asked). */
   listChanged(kind: 'tools' | 'prompts' | 'resources'): void;
-  /** Tells this era's listeners that the resource at `uri` changed. */
-  resourceUpdated(uri: string): void;
 }

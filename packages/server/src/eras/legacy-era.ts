@@ -66,14 +66,6 @@ export class LegacyEra implements EraStrategy {
     }
   }
 
-  resourceUpdated(uri: string): void {
-    for (const session of this.#host.sessions) {
-      if (session.era === 'legacy' && session.resourceSubscriptions.has(uri)) {
-        session.notify('notifications/resources/updated', { uri }).catch((error) => this.#host.report(error));
-      }
-    }
-  }
-
   /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */
   #openingContext(
     dctx: DispatchContext,

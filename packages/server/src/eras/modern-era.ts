@@ -58,12 +58,4 @@ export class ModernEra implements EraStrategy {
       if (stream.filter[key] === true) stream.send(method, {}).catch((error) => this.#host.report(error));
     }
   }
-
-  resourceUpdated(uri: string): void {
-    for (const stream of this.#host.streams) {
-      if (stream.filter.resourceSubscriptions?.includes(uri)) {
-        stream.send('notifications/resources/updated', { uri }).catch((error) => this.#host.report(error));
-      }
-    }
-  }
 }

@@ -1,5 +1,12 @@
 import type { JsonRpcMessage, JsonRpcResponse } from '@mcpkit/jsonrpc-core';
-import type { BusMessage, BusUnsubscribe, MessageBus, ServerSession } from '@mcpkit/server';
+import {
+  type BusMessage,
+  type BusUnsubscribe,
+  type MessageBus,
+  resourceSubscriptionsOf,
+  restoreResourceSubscriptions,
+  type ServerSession,
+} from '@mcpkit/server';
 import type { EventStore } from '../event-store';
 import type { HttpSession } from '../http-session';
 import { parseEventId, STANDALONE } from '../out-stream';
@@ -192,7 +199,7 @@ export class ClusterLink implements SessionCluster<HttpSession> {
       patch.initialized = true;
       changed = true;
     }
-    const now = peer.resourceSubscriptions;
+    const now = resourceSubscriptionsOf(peer);
     const before = new Set(record.resourceSubscriptions);
     const subscribe = [...now].filter((uri) => !before.has(uri));
     const unsubscribe = [...before].filter((uri) => !now.has(uri));
@@ -467,7 +474,5 @@ export function restoreState(peer: ServerSession, record: SessionRecord): void {
   peer.clientInfo = record.clientInfo;
   peer.logLevel = record.logLevel;
   peer.initialized = record.initialized;
-  const wanted = new Set(record.resourceSubscriptions);
-  for (const uri of [...peer.resourceSubscriptions]) if (!wanted.has(uri)) peer.unsubscribeResource(uri);
-  for (const uri of wanted) peer.subscribeResource(uri);
+  restoreResourceSubscriptions(peer, record.resourceSubscriptions);
 }
