@@ -1,4 +1,4 @@
-import { LATEST_PROTOCOL_VERSION, methodAvailability, parseMetaKey } from '@mcpkit/protocol';
+import { LATEST_PROTOCOL_VERSION, methodAvailability } from '@mcpkit/protocol';
 import type { ServerRequestHandler } from './handlers';
 import type { ServerMiddleware } from './middleware/types';
 import type { ServerNotificationContext } from './notification-context';
@@ -28,6 +28,13 @@ export interface ServerExtension {
   middleware?: ServerMiddleware | readonly ServerMiddleware[];
 }
 
+// An extension identifier is a `_meta`-style key whose prefix is mandatory: dot-separated labels (a letter first, then
+// letters, digits and hyphens, not ending in a hyphen), "/", and a name (letters, digits, ".", "_" and "-", starting
+// and ending with a letter or digit). Reserved prefixes are allowed: the spec's own extensions
+// (io.modelcontextprotocol/tasks) are registered this way.
+const LABEL = '[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`);
+
 /**
  * Checks an extension before anything of it is installed: a well-formed id used once, and methods that clash with
  * nothing (the MCP core methods of the newest revision — except those the spec assigns to this very extension, like
@@ -40,15 +47,10 @@ export function checkExtension(
   hasNotificationHandler: (method: string) => boolean,
 ): void {
   const id = extension?.id;
-  if (typeof id !== 'string') {
-    throw new RegistrationError('ERR_INVALID_EXTENSION', 'Server.extend: `id` must be a string', { id });
-  }
-  // Reserved prefixes are allowed: the spec's own extensions (io.modelcontextprotocol/tasks) are registered this way.
-  const parsed = parseMetaKey(id);
-  if (!parsed.ok || parsed.prefix === undefined || parsed.name === '') {
+  if (typeof id !== 'string' || !EXTENSION_ID.test(id)) {
     throw new RegistrationError(
       'ERR_INVALID_EXTENSION',
-      `Server.extend: '${id}' is not an extension identifier; use a prefixed key like 'com.example/my-extension'${parsed.ok ? '' : ` (${parsed.reason})`}`,
+      `Server.extend: ${JSON.stringify(id)} is not an extension identifier: dot-separated labels of letters, digits and "-", then "/" and a name of letters, digits, ".", "_" and "-", like 'com.example/my-extension'`,
       { id },
     );
   }
@@ -61,30 +63,20 @@ export function checkExtension(
       },
     );
   }
+  const clash = (method: string, what: string, why: string) =>
+    new RegistrationError('ERR_METHOD_CLASH', `Server.extend: the extension '${id}' cannot register ${what}: ${why}`, {
+      id,
+      method,
+    });
+  const taken = 'a handler is already registered for it';
   for (const method of Object.keys(extension.methods ?? {})) {
     const availability = methodAvailability(method, LATEST_PROTOCOL_VERSION);
     if (availability.available && availability.extension !== id) {
-      throw new RegistrationError(
-        'ERR_METHOD_CLASH',
-        `Server.extend: the extension '${id}' cannot register '${method}': it is a method of MCP ${LATEST_PROTOCOL_VERSION}`,
-        { id, method },
-      );
+      throw clash(method, `'${method}'`, `it is a method of MCP ${LATEST_PROTOCOL_VERSION}`);
     }
-    if (hasRequestHandler(method)) {
-      throw new RegistrationError(
-        'ERR_METHOD_CLASH',
-        `Server.extend: the extension '${id}' cannot register '${method}': a handler is already registered for it`,
-        { id, method },
-      );
-    }
+    if (hasRequestHandler(method)) throw clash(method, `'${method}'`, taken);
   }
   for (const method of Object.keys(extension.notifications ?? {})) {
-    if (hasNotificationHandler(method)) {
-      throw new RegistrationError(
-        'ERR_METHOD_CLASH',
-        `Server.extend: the extension '${id}' cannot register the notification '${method}': a handler is already registered for it`,
-        { id, method },
-      );
-    }
+    if (hasNotificationHandler(method)) throw clash(method, `the notification '${method}'`, taken);
   }
 }

@@ -471,7 +471,9 @@ describe('server.extend', () => {
       throw new Error('expected a refusal');
     };
     expect(refused({ id: 'com.example/a' })).toMatch(/already registered/);
-    expect(refused({ id: 'no-prefix' })).toMatch(/not an extension identifier/);
+    for (const id of ['no-prefix', 'com.example/', '1com.example/x', 'com-.example/x', 'com.example/-x', 7]) {
+      expect(refused({ id } as Loose)).toMatch(/not an extension identifier: dot-separated labels/);
+    }
     expect(refused({ id: 'com.example/b', methods: { 'tools/call': () => ({}) } })).toMatch(
       /cannot register 'tools\/call': it is a method of MCP 2026-07-28/,
     );
