@@ -102,7 +102,14 @@ export function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
 }
 
-export function errorObjectOf(error: unknown): JsonRpcErrorObject {
+/**
+ * The error object of a response for anything a handler threw: a `JsonRpcError` as it is (its `data` when it has some),
+ * anything else -32603 with the error's message (or "Internal error" when it has none).
+ *
+ * @example
+ * const response = { jsonrpc: '2.0', id, error: toErrorObject(error) };
+ */
+export function toErrorObject(error: unknown): JsonRpcErrorObject {
   if (JsonRpcError.is(error)) {
     return error.data === undefined
       ? { code: error.code, message: error.message }

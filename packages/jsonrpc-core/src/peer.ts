@@ -15,7 +15,6 @@ import {
   closedWhileHandlingError,
   closedWhilePendingError,
   describeId,
-  errorObjectOf,
   findRunning,
   isPromiseLike,
   type PendingRequest,
@@ -24,6 +23,7 @@ import {
   timeoutError,
   timeoutValue,
   toError,
+  toErrorObject,
   trackRunning,
   transmit,
   unknownResponseError,
@@ -447,7 +447,7 @@ export class JsonRpcPeer implements ContextPeer {
       const result = await this.#dispatch(request, ctx);
       response = { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (error) {
-      response = { jsonrpc: '2.0', id, error: errorObjectOf(error) };
+      response = { jsonrpc: '2.0', id, error: toErrorObject(error) };
     }
     untrackRunning(connection, ctx);
     ctx.dispose();

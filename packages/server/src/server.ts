@@ -11,6 +11,7 @@ import {
   PeerSettings,
   Router,
   type Transport,
+  toErrorObject,
 } from '@mcpkit/jsonrpc-core';
 import {
   type CapabilityPath,
@@ -472,9 +473,7 @@ export class Server {
       response = {
         jsonrpc: '2.0',
         id: request.id,
-        error: JsonRpcError.is(error)
-          ? error.toJSON()
-          : { code: JsonRpcErrorCode.InternalError, message: (error as Error)?.message || 'Internal error' },
+        error: toErrorObject(error),
       };
     }
     return signal.aborted ? undefined : response;

@@ -1,4 +1,4 @@
-import { JsonRpcError, JsonRpcErrorCode, type JsonRpcErrorObject } from '@mcpkit/jsonrpc-core';
+import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
 import { TaskStoreError } from '../task-store';
 
@@ -26,11 +26,4 @@ export function storeRefusal(error: unknown): unknown {
     default:
       return new JsonRpcError(JsonRpcErrorCode.InternalError, error.message, { reason: error.code });
   }
-}
-
-/** The JSON-RPC error object a handler's failure is stored as. */
-export function errorObjectOf(error: unknown): JsonRpcErrorObject {
-  if (JsonRpcError.is(error)) return error.toJSON();
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: JsonRpcErrorCode.InternalError, message: message || 'Internal error' };
 }

@@ -4,6 +4,7 @@ import {
   JsonRpcErrorCode,
   type JsonRpcParams,
   type JsonRpcRequest,
+  toErrorObject,
 } from '@mcpkit/jsonrpc-core';
 import {
   type CallToolResult,
@@ -31,7 +32,7 @@ import {
   type TaskRecord,
 } from '../task-record';
 import type { TaskStore } from '../task-store';
-import { errorObjectOf, storeRefusal } from './errors';
+import { storeRefusal } from './errors';
 import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
 import { RunningTask } from './running-task';
 import { TaskBus } from './task-bus';
@@ -316,8 +317,8 @@ export class TaskServer {
       (error) =>
         this.#settle(task, {
           status: 'failed',
-          statusMessage: errorObjectOf(error).message,
-          error: errorObjectOf(error),
+          statusMessage: toErrorObject(error).message,
+          error: toErrorObject(error),
         }),
     );
   }

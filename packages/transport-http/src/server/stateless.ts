@@ -1,4 +1,5 @@
 import type { AuthInfo, JsonRpcRequest, JsonRpcResponse, MessageInfo } from '@mcpkit/jsonrpc-core';
+import { toErrorObject } from '@mcpkit/jsonrpc-core';
 import { McpErrorCode } from '@mcpkit/protocol';
 import type { Server, ServerSession } from '@mcpkit/server';
 import { httpRefusalOf } from './http-refusal';
@@ -109,7 +110,7 @@ export function runStateless(run: StatelessRun): Promise<Reply> {
         jsonReply(500, {
           jsonrpc: '2.0',
           id: run.message.id,
-          error: { code: -32603, message: (error as Error)?.message ?? 'Internal error' },
+          error: toErrorObject(error),
         }),
       );
     },
