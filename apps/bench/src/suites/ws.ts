@@ -29,7 +29,8 @@ export async function wsRound(context: SuiteContext, name: 'mcpkit' | 'official-
         levels: [...WS_LEVELS],
         warmupCalls: counts.networkWarmupCalls,
         durationMs: counts.networkDurationMs,
-        pipelined: { inFlight: WS_IN_FLIGHT },
+        // The stdio pipelined phase's counts (drive.ts): WebSocket ÷ stdio pipelined is one of issue 14's targets.
+        pipelined: { inFlight: WS_IN_FLIGHT, warmupCalls: counts.warmup, calls: counts.pipelinedCalls },
         wsModule: WS_MODULE,
         deadlineMs: counts.deadlineMs,
       });
