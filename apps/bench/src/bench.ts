@@ -89,7 +89,8 @@ for (let round = 1; round <= rounds; round++) {
     if (http) await httpRound(context, name, round);
     if (groups.includes('memory')) await memoryRound(context, name, round);
     if (groups.includes('memory') && (name === 'mcpkit' || name === 'raw')) await wsMemoryRound(context, name, round);
-    if (groups.includes('ws') && (name === 'mcpkit' || name === 'official-v1')) await wsRound(context, name, round);
+    if (groups.includes('ws') && (name === 'mcpkit' || name === 'official-v1' || name === 'raw'))
+      await wsRound(context, name, round);
   }
 }
 const sizeBreakdown = groups.includes('size') ? await sizeSuite(context) : undefined;

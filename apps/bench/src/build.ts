@@ -62,8 +62,11 @@ export interface Runnables {
   /** Per implementation, its stdio setups (`schemas: 'json'` first; the floor's one setup counts for both styles). */
   stdio: Record<Implementation, (StdioSetup & { both: boolean })[]>;
   http: Record<NetworkImplementation, { server: string; driver: string }>;
-  /** mcpkit's WebSocket server; drivers: mcpkit's client, and the official v1 client (v1 has no WebSocket server). */
-  ws: { server: string; drivers: { mcpkit: string; 'official-v1': string }; floor: string };
+  /**
+   * mcpkit's WebSocket server; drivers: mcpkit's client, the official v1 client (v1 has no WebSocket server) and the
+   * floor's bare ws client, which runs against the floor's bare ws server.
+   */
+  ws: { server: string; drivers: { mcpkit: string; 'official-v1': string; raw: string }; floor: string };
 }
 
 /** Bundles every server and driver (a second or two). */
@@ -80,6 +83,7 @@ export async function buildRunnables(): Promise<Runnables> {
     { in: join(SRC, 'servers', 'ws', 'raw-ws-server.ts'), out: 'raw-ws-server' },
     { in: join(SRC, 'drivers', 'ws', 'mcpkit-ws-client.ts'), out: 'mcpkit-ws-client' },
     { in: join(SRC, 'drivers', 'ws', 'official-v1-ws-client.ts'), out: 'official-v1-ws-client' },
+    { in: join(SRC, 'drivers', 'ws', 'raw-ws-client.ts'), out: 'raw-ws-client' },
   ];
   await build({
     entryPoints,
@@ -120,7 +124,11 @@ export async function buildRunnables(): Promise<Runnables> {
     http,
     ws: {
       server: out('mcpkit-ws-server'),
-      drivers: { mcpkit: out('mcpkit-ws-client'), 'official-v1': out('official-v1-ws-client') },
+      drivers: {
+        mcpkit: out('mcpkit-ws-client'),
+        'official-v1': out('official-v1-ws-client'),
+        raw: out('raw-ws-client'),
+      },
       floor: out('raw-ws-server'),
     },
   };

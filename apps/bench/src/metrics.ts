@@ -63,7 +63,7 @@ export interface MetricDef {
   target?: number;
   /** Implementations this metric has no figure for (the floor has no client bundle nor install). */
   skip?: Implementation[];
-  /** Only these implementations have a figure (WebSocket: mcpkit only). */
+  /** Only these implementations have a figure (WebSocket: mcpkit, v1's client and the floor). */
   only?: Implementation[];
   /** Issue 14's target for this metric (see `Goal`). */
   goal?: Goal;
@@ -196,20 +196,20 @@ function wsMetrics(): MetricDef[] {
         id: `ws-${level}-calls-per-s`,
         issueMetric: 8,
         group: 'ws',
-        title: `WebSocket, ${level} connection${level === 1 ? '' : 's'}, sequential (mcpkit server; v1: its client)`,
+        title: `WebSocket, ${level} connection${level === 1 ? '' : 's'}, sequential (mcpkit server; v1: its client; floor: bare ws)`,
         unit: 'calls/s',
         better: 'higher',
-        only: ['mcpkit', 'official-v1'],
+        only: ['mcpkit', 'official-v1', 'raw'],
       }),
     ),
     {
       id: 'ws-pipelined-calls-per-s',
       issueMetric: 8,
       group: 'ws',
-      title: `WebSocket, ${WS_IN_FLIGHT} in flight on one connection (mcpkit server; v1: its client)`,
+      title: `WebSocket, ${WS_IN_FLIGHT} in flight on one connection (mcpkit server; v1: its client; floor: bare ws)`,
       unit: 'calls/s',
       better: 'higher',
-      only: ['mcpkit', 'official-v1'],
+      only: ['mcpkit', 'official-v1', 'raw'],
     },
   ];
 }

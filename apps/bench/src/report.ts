@@ -134,7 +134,8 @@ const GOAL_PEER: Record<Goal['vs'], string> = { raw: 'floor', 'official-v2': 'of
 
 /**
  * Issue 14's targets as Markdown: mcpkit ÷ the floor or ÷ official v2 (same run), or mcpkit's figure against a bound,
- * with the verdict; then WebSocket pipelined against stdio pipelined (mcpkit's own two figures).
+ * with the verdict; then WebSocket pipelined against stdio pipelined (mcpkit's own two figures), and the same ratio for
+ * the floors, which says how far the transports themselves allow it.
  */
 export function goalsTable(reports: Record<string, MetricReport>): string {
   const rows = METRICS.filter((metric) => metric.goal !== undefined).map((metric) => {
@@ -156,6 +157,13 @@ export function goalsTable(reports: Record<string, MetricReport>): string {
     const measured = ws / stdio;
     rows.push(
       `| WebSocket pipelined ÷ stdio pipelined (mcpkit) | ≥ 1× | ${measured.toFixed(2)}× | ${measured >= 1 ? 'holds' : 'MISSED'} |`,
+    );
+  }
+  const wsFloor = reports['ws-pipelined-calls-per-s']?.figures.raw?.median;
+  const stdioFloor = reports['stdio-pipelined-calls-per-s']?.figures.raw?.median;
+  if (wsFloor !== undefined && stdioFloor !== undefined) {
+    rows.push(
+      `| (context) the same for the floors: bare ws ÷ raw stdio | — | ${(wsFloor / stdioFloor).toFixed(2)}× | — |`,
     );
   }
   return ['| Target of issue 14 (same run) | wanted | measured | verdict |', '|---|---|---|---|', ...rows].join('\n');

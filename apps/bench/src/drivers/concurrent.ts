@@ -4,7 +4,7 @@
 // runs the phases the same way for all of them, in a process of its own, and prints one JSON line. Every loop is
 // bounded by a count or a time, and the whole run by a deadline.
 import type { ServerReport } from '../servers/cpu-report';
-import { boundedBig, quantile } from './drive';
+import { boundedBig, quantile, window } from './drive';
 import { readServerReport } from './server-report';
 
 /** One client session on the server under test. */
@@ -33,8 +33,11 @@ export interface ConcurrentConfig {
   warmupCalls: number;
   /** How long each level measures. */
   durationMs: number;
-  /** Calls in flight on one session, measured for `durationMs` (WebSocket). */
-  pipelined?: { inFlight: number };
+  /**
+   * `inFlight` calls at a time on the first session of the levels (WebSocket): `warmupCalls` unmeasured, then `calls`
+   * measured. The bench passes the stdio pipelined phase's counts, so that the two transports are measured alike.
+   */
+  pipelined?: { inFlight: number; warmupCalls: number; calls: number };
   /** `big` calls on one session: one unmeasured, then `calls` measured. */
   big?: { bytes: number; calls: number; timeoutMs: number };
   /** Open this many sessions, keep them, and report the server's heap and RSS growth per session. */
@@ -105,15 +108,19 @@ export async function runConcurrentDriver(open: (config: ConcurrentConfig) => Pr
       await settle(pool.slice(0, level), Math.min(config.durationMs / 2, LEVEL_SETTLE_MS), deadline);
       result.levels.push(await measureLevel(pool.slice(0, level), config, report, deadline));
     }
+    if (config.pipelined !== undefined) {
+      // On the session that ran the warm-up and every level, as stdio pipelines on the connection of its sequential
+      // phase: a fresh connection would add its own first calls to what the window measures.
+      if (pool.length === 0) pool.push(await open(config));
+      result.pipelined = await pipelined(pool[0] as Session, config.pipelined, report, deadline, result);
+    }
   } finally {
     await closeAll(pool);
   }
-  if (config.pipelined !== undefined || config.big !== undefined) {
+  if (config.big !== undefined) {
     const session = await open(config);
     try {
-      if (config.pipelined !== undefined)
-        result.pipelined = await pipelined(session, config, config.pipelined.inFlight, report);
-      if (config.big !== undefined) result.big = await big(session, config.big, deadline, result);
+      result.big = await big(session, config.big, deadline, result);
     } finally {
       await closeAll([session]);
     }
@@ -212,31 +219,30 @@ async function openMany(
   return sessions;
 }
 
+/**
+ * The stdio pipelined phase (drive.ts) on a WebSocket session, with the same counts and the same `window`: the window
+ * unmeasured first (the levels before made sequential calls only, so the code of many calls in flight on one
+ * connection is not compiled yet), then a count of calls rather than a time, so both transports are measured over as
+ * many calls after as long a warm-up, on a connection that has already run sequential calls.
+ */
 async function pipelined(
   session: Session,
-  config: ConcurrentConfig,
-  inFlight: number,
+  options: NonNullable<ConcurrentConfig['pipelined']>,
   report: () => Promise<ServerReport>,
+  deadline: number,
+  result: ConcurrentResult,
 ): Promise<NonNullable<ConcurrentResult['pipelined']>> {
-  for (let i = 0; i < config.warmupCalls; i++) await checkedCall(session, SMALL_TEXT);
-  let calls = 0;
+  await window(session, options.inFlight, options.warmupCalls, deadline);
   const serverBefore = await report();
   const clientBefore = process.cpuUsage();
   const started = performance.now();
-  const stopAt = started + config.durationMs;
-  // `inFlight` workers, each starting its next call when the previous one settles: a constant window of requests.
-  const worker = async (): Promise<void> => {
-    while (performance.now() < stopAt) {
-      await checkedCall(session, SMALL_TEXT);
-      calls++;
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
+  const calls = await window(session, options.inFlight, options.calls, deadline);
   const elapsed = performance.now() - started;
   const client = process.cpuUsage(clientBefore);
   const serverAfter = await report();
+  if (calls < options.calls) result.truncated.push('pipelined');
   return {
-    inFlight,
+    inFlight: options.inFlight,
     calls,
     callsPerSec: (calls / elapsed) * 1000,
     clientCpuUsPerCall: (client.user + client.system) / calls,

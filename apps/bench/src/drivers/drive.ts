@@ -82,6 +82,9 @@ export async function runDriver(
   const connection = await connect(config.command, config.args, await textReader(config.zodResults === true));
   try {
     if (config.phases.includes('seq')) result.seq = await sequential(connection, config, deadline, result);
+    // Unmeasured when only the pipelined phase was asked for: it always follows the same sequential calls, so that
+    // `--only stdio-pipe` reads what a full run reads (without them its window was mostly the engine compiling).
+    else if (config.phases.includes('pipe')) await sequential(connection, config, deadline, { truncated: [] });
     if (config.phases.includes('pipe')) result.pipe = await pipelined(connection, config, deadline, result);
     if (config.phases.includes('large')) result.large = await large(connection, config, deadline, result);
   } finally {
@@ -92,7 +95,7 @@ export async function runDriver(
   process.exit(0);
 }
 
-async function checkedCall(connection: Connection, text: string): Promise<void> {
+async function checkedCall(connection: Pick<Connection, 'call'>, text: string): Promise<void> {
   const echoed = await connection.call(text);
   if (echoed !== text) throw new Error(`echo returned ${echoed.length} chars, expected ${text.length}`);
 }
@@ -138,7 +141,7 @@ async function pipelined(
 ): Promise<NonNullable<DriverResult['pipe']>> {
   // The same window unmeasured first: the sequential phase never ran the code paths of many calls in flight (several
   // messages per chunk, many pending requests), and compiling them would otherwise land in a window of a few hundred
-  // milliseconds; the WebSocket window is measured for a second on a connection that has run for seconds.
+  // milliseconds. The WebSocket pipelined phase (concurrent.ts) runs this same function with the same counts.
   await window(connection, config.inFlight, config.warmup, deadline);
   const serverBefore = await serverCpuMicros(connection.pid, config.cpuFile);
   const clientBefore = process.cpuUsage();
@@ -157,8 +160,16 @@ async function pipelined(
   };
 }
 
-/** `calls` echo calls, `inFlight` at a time (each worker starts its next when the last settles); resolves the count done. */
-async function window(connection: Connection, inFlight: number, calls: number, deadline: number): Promise<number> {
+/**
+ * `calls` echo calls, `inFlight` at a time (each worker starts its next when the last settles); resolves the count done.
+ * The pipelined phases of stdio and WebSocket both run this, so that their figures compare.
+ */
+export async function window(
+  connection: Pick<Connection, 'call'>,
+  inFlight: number,
+  calls: number,
+  deadline: number,
+): Promise<number> {
   let started = 0;
   let done = 0;
   const worker = async (): Promise<void> => {

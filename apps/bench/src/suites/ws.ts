@@ -1,6 +1,7 @@
 // Issue 7 metric 8: WebSocket. The server is mcpkit's (the official v2 SDK has no WebSocket transport; v1 has only a
 // client), driven by mcpkit's client and by v1's `WebSocketClientTransport`: 1 and 16 connections with sequential
-// calls, then 64 calls in flight on one connection. One server per client and round.
+// calls, then 64 calls in flight on one connection. The floor is a bare ws client against a bare ws server, JSON-RPC
+// by hand (issue 14: the floor where missing): what ws and Node cost per call. One server per client and round.
 
 import { createRequire } from 'node:module';
 import type { Implementation } from '../build';
@@ -12,14 +13,14 @@ import { recorded, type SuiteContext } from './context';
 /** Where ws lives: the WebSocket client driver loads its `WebSocket` class from there at run time. */
 const WS_MODULE = createRequire(import.meta.url).resolve('ws');
 
-/** The clients that speak MCP over WebSocket. */
-export const WS_CLIENTS: readonly Implementation[] = ['mcpkit', 'official-v1'];
+/** The clients measured over WebSocket (`raw`: the floor, on its own server). */
+export const WS_CLIENTS = ['mcpkit', 'official-v1', 'raw'] as const satisfies readonly Implementation[];
 
 /** Runs the WebSocket metrics of client `name` for one round. */
-export async function wsRound(context: SuiteContext, name: 'mcpkit' | 'official-v1', round: number): Promise<void> {
+export async function wsRound(context: SuiteContext, name: (typeof WS_CLIENTS)[number], round: number): Promise<void> {
   const { runnables, counts, samples, log } = context;
   await recorded(context, 'ws', name, round, async () => {
-    const server = await startNetworkServer(runnables.ws.server, []);
+    const server = await startNetworkServer(name === 'raw' ? runnables.ws.floor : runnables.ws.server, []);
     try {
       const result = await runConcurrentProcess(runnables.ws.drivers[name], {
         url: server.url,
@@ -29,7 +30,8 @@ export async function wsRound(context: SuiteContext, name: 'mcpkit' | 'official-
         levels: [...WS_LEVELS],
         warmupCalls: counts.networkWarmupCalls,
         durationMs: counts.networkDurationMs,
-        pipelined: { inFlight: WS_IN_FLIGHT },
+        // The stdio pipelined phase's counts (drive.ts): WebSocket ÷ stdio pipelined is one of issue 14's targets.
+        pipelined: { inFlight: WS_IN_FLIGHT, warmupCalls: counts.warmup, calls: counts.pipelinedCalls },
         wsModule: WS_MODULE,
         deadlineMs: counts.deadlineMs,
       });
