@@ -1,5 +1,6 @@
 import { FrameTooLargeError } from './errors';
-import { readMessageHead } from './message-head';
+import { toError } from './in-flight';
+import { isSpace, readMessageHead } from './message-head';
 import type { JsonRpcMessage } from './messages';
 
 /** 16 MiB: far above any sane JSON-RPC message, low enough that a peer cannot make us buffer without bound. */
@@ -173,7 +174,7 @@ export class LineDecoder {
   #emit(raw: string): void {
     let line = raw;
     if (line.charCodeAt(line.length - 1) === CARRIAGE_RETURN) line = line.slice(0, -1);
-    if (line.length === 0 || (isWhitespace(line.charCodeAt(0)) && line.trim().length === 0)) return;
+    if (line.length === 0 || (isSpace(line.charCodeAt(0)) && line.trim().length === 0)) return;
     try {
       this.#onLine(line);
     } catch (error) {
@@ -210,7 +211,7 @@ export class LineDecoder {
 
   #report(error: unknown): void {
     if (this.#onError) {
-      this.#onError(error instanceof Error ? error : new Error(String(error)));
+      this.#onError(toError(error));
     } else if (this.#deferredError === undefined) {
       this.#deferredError = error;
     }
@@ -227,10 +228,6 @@ export class LineDecoder {
     if (this.#parts.length > 0) this.#parts = [];
     this.#pendingSize = 0;
   }
-}
-
-function isWhitespace(code: number): boolean {
-  return code === 32 || code === 9 || code === 13 || code === 10;
 }
 
 /**
