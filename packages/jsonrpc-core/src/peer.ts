@@ -41,10 +41,8 @@ const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
 type Connection = PeerConnection<JsonRpcPeer>;
 
-function notConnected(what: 'request' | 'notification', method: string): Promise<never> {
-  return Promise.reject(
-    new ConnectionClosedError(`Cannot send ${what} '${method}': the peer is not connected`, { method }),
-  );
+function notConnectedError(what: 'request' | 'notification', method: string): ConnectionClosedError {
+  return new ConnectionClosedError(`Cannot send ${what} '${method}': the peer is not connected`, { method });
 }
 
 /**
@@ -227,25 +225,21 @@ export class JsonRpcPeer implements ContextPeer {
   // ---- outgoing ----
 
   #sendRequest(method: string, params: JsonRpcParams | undefined, options: RequestOptions): Promise<unknown> {
-    const connection = this.#connection;
-    if (connection === undefined || connection.closed) return notConnected('request', method);
-    const signal = options.signal;
-    if (signal?.aborted) {
-      return Promise.reject(
-        new RequestAbortedError(`Request '${method}' was aborted before it was sent`, {
+    // Everything runs in the executor: what throws there (a closed peer, a bad option, a failing hook) rejects.
+    return new Promise<unknown>((resolve, reject) => {
+      const connection = this.#connection;
+      if (connection === undefined || connection.closed) throw notConnectedError('request', method);
+      const signal = options.signal;
+      if (signal?.aborted) {
+        throw new RequestAbortedError(`Request '${method}' was aborted before it was sent`, {
           method,
           reason: signal.reason,
-        }),
-      );
-    }
-    const settings = this.#settings;
-    let request: JsonRpcRequest;
-    let timeoutMs: number;
-    let maxTotalMs: number;
-    try {
-      timeoutMs =
+        });
+      }
+      const settings = this.#settings;
+      const timeoutMs =
         options.timeoutMs === undefined ? settings.defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
-      maxTotalMs =
+      const maxTotalMs =
         options.maxTotalTimeoutMs === undefined
           ? settings.maxTotalTimeoutMs
           : timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
@@ -262,13 +256,9 @@ export class JsonRpcPeer implements ContextPeer {
         }
         params = attach(params, id);
       }
-      request = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-    } catch (error) {
-      return Promise.reject(error);
-    }
-
-    const sentAt = timeoutMs > 0 || maxTotalMs > 0 ? now() : 0;
-    return new Promise<unknown>((resolve, reject) => {
+      const request: JsonRpcRequest =
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      const sentAt = timeoutMs > 0 || maxTotalMs > 0 ? now() : 0;
       const entry: PendingRequest = {
         request,
         relatedRequestId: options.relatedRequestId,
@@ -318,7 +308,7 @@ export class JsonRpcPeer implements ContextPeer {
 
   #sendNotification(method: string, params: JsonRpcParams | undefined, options: NotifyOptions): Promise<void> {
     const connection = this.#connection;
-    if (connection === undefined || connection.closed) return notConnected('notification', method);
+    if (connection === undefined || connection.closed) return Promise.reject(notConnectedError('notification', method));
     const notification: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     try {
