@@ -338,4 +338,10 @@ describe('honouredSubscriptionFilter', () => {
     const caps = { tools: { listChanged: true }, resources: { subscribe: true } };
     expect(honouredSubscriptionFilter({ toolsListChanged: false, resourceSubscriptions: [] }, caps)).toEqual({});
   });
+
+  it('drops entries of the wrong type (a list where true is expected, and the reverse)', () => {
+    const caps = { tools: { listChanged: true }, resources: { subscribe: true } };
+    const mistyped = { toolsListChanged: ['x'], resourceSubscriptions: true } as never;
+    expect(honouredSubscriptionFilter(mistyped, caps)).toEqual({});
+  });
 });

@@ -321,32 +321,24 @@ export function honouredSubscriptionFilter(
   requested: SubscriptionFilter,
   capabilities: ServerCapabilities,
 ): SubscriptionFilter {
-  const honoured: SubscriptionFilter = {};
-  if (requested.toolsListChanged === true && hasCapability(capabilities, ['tools', 'listChanged'])) {
-    honoured.toolsListChanged = true;
-  }
-  if (requested.promptsListChanged === true && hasCapability(capabilities, ['prompts', 'listChanged'])) {
-    honoured.promptsListChanged = true;
-  }
-  if (requested.resourcesListChanged === true && hasCapability(capabilities, ['resources', 'listChanged'])) {
-    honoured.resourcesListChanged = true;
-  }
-  if (
-    Array.isArray(requested.resourceSubscriptions) &&
-    requested.resourceSubscriptions.length > 0 &&
-    hasCapability(capabilities, ['resources', 'subscribe'])
-  ) {
-    honoured.resourceSubscriptions = requested.resourceSubscriptions;
-  }
-  if (
-    Array.isArray(requested.taskIds) &&
-    requested.taskIds.length > 0 &&
-    hasCapability(capabilities, ['extensions', TASKS_EXTENSION_ID])
-  ) {
-    honoured.taskIds = requested.taskIds;
+  const honoured: Record<string, unknown> = {};
+  for (const [key, ...path] of FILTER_CAPABILITIES) {
+    const value = requested[key];
+    // `…ListChanged` keys are `true` to ask; the others are lists, asked when not empty.
+    const asked = key.endsWith('ListChanged') ? value === true : Array.isArray(value) && value.length > 0;
+    if (asked && hasCapability(capabilities, path)) honoured[key] = value;
   }
   return honoured;
 }
+
+/** Each key of a subscription filter, and the server capability that honours it. */
+const FILTER_CAPABILITIES: readonly (readonly [keyof SubscriptionFilter, ...string[]])[] = [
+  ['toolsListChanged', 'tools', 'listChanged'],
+  ['promptsListChanged', 'prompts', 'listChanged'],
+  ['resourcesListChanged', 'resources', 'listChanged'],
+  ['resourceSubscriptions', 'resources', 'subscribe'],
+  ['taskIds', 'extensions', TASKS_EXTENSION_ID],
+];
 
 /** What a {@link CapabilityError} knows. */
 export interface CapabilityErrorData {
