@@ -3,6 +3,8 @@ import {
   type CapabilityPath,
   type CapabilityRequirement,
   type CapabilitySide,
+  clientGateFor,
+  type Gate,
   type MessageDirection,
   type MethodRule,
   ruleFor,
@@ -160,16 +162,51 @@ export function requiredCapability(
   params?: unknown,
   options: RequiredCapabilityOptions = {},
 ): CapabilityRequirement[] | undefined {
+  return requirementsOf(method, version, params, options.receiver, clientGateFor);
+}
+
+/**
+ * The server capabilities a request a server receives needs in `version`: what {@link requiredCapability} answers for
+ * it, `undefined` when `method` is not such a request in that revision (it does not exist, or only a server sends
+ * it). The check of every inbound request; unlike `requiredCapability` it does not carry the rules of what a server
+ * sends (sampling, elicitation, roots), so a server bundle that never asks the client stays without them.
+ *
+ * @example
+ * ```ts
+ * requiredServerCapability('tools/call', '2025-11-25', { name: 'x' }); // [{ side: 'server', path: ['tools'] }]
+ * requiredServerCapability('ping', '2025-11-25'); // []
+ * requiredServerCapability('sampling/createMessage', '2025-11-25'); // undefined: a server sends it
+ * ```
+ */
+export function requiredServerCapability(
+  method: string,
+  version: string,
+  params?: unknown,
+): CapabilityRequirement[] | undefined {
+  const availability = methodAvailability(method, version);
+  if (!availability.available || availability.kind !== 'request' || availability.direction === 'serverToClient') {
+    return undefined;
+  }
+  return requirementsOf(method, version, params, 'server', undefined);
+}
+
+function requirementsOf(
+  method: string,
+  version: string,
+  params: unknown,
+  receiver: CapabilitySide | undefined,
+  clientGate: ((method: string) => Gate | undefined) | undefined,
+): CapabilityRequirement[] | undefined {
   if (!isSupportedVersion(version)) return undefined;
   const rule = ruleFor(method);
   if (rule === undefined) return undefined;
   const span = spanFor(rule, version);
   if (span === undefined) return undefined;
-  if (rule.gate === undefined) return [];
-  const receiver = options.receiver ?? (span.direction === 'serverToClient' ? 'client' : 'server');
+  const gate = rule.gate ?? clientGate?.(method);
+  if (gate === undefined) return [];
   const paramsObject =
     params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
-  return rule.gate(version, paramsObject, receiver);
+  return gate(version, paramsObject, receiver ?? (span.direction === 'serverToClient' ? 'client' : 'server'));
 }
 
 /**

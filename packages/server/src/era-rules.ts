@@ -15,7 +15,7 @@ import {
   PROTOCOL_VERSIONS,
   type RequestEnvelope,
   readRequestEnvelope,
-  requiredCapability,
+  requiredServerCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
 import type { Era } from './era';
@@ -173,13 +173,9 @@ export class EraRules {
     }
     let open = cacheable ? gates.get(method) : undefined;
     if (open === undefined) {
-      const availability = methodAvailability(method, version);
-      if (!availability.available || availability.kind !== 'request' || availability.direction === 'serverToClient') {
-        open = false;
-      } else {
-        const required = requiredCapability(method, version, params) ?? [];
-        open = required.every((requirement) => requirement.side !== 'server' || this.#declares(requirement.path));
-      }
+      // Undefined when the method is no request a server receives in this version.
+      const required = requiredServerCapability(method, version, params);
+      open = required !== undefined && required.every((requirement) => this.#declares(requirement.path));
       if (cacheable) gates.set(method, open);
     }
     if (!open) {
