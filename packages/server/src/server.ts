@@ -37,7 +37,7 @@ import type { ServerBroadcast } from './message-bus';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
 import { ServerNotificationContext } from './notification-context';
-import { type ConnectOptions, ServerSession } from './session';
+import { type ConnectOptions, ServerSession, sendOutbound } from './session';
 
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
@@ -102,6 +102,11 @@ async function sendHandled(
   );
 }
 
+/** The session a jsonrpc-core peer is, when it is one of a server's. */
+function sessionOf(peer: unknown): ServerSession | undefined {
+  return peer instanceof ServerSession ? peer : undefined;
+}
+
 /**
  * The low-level MCP server: one method table (a jsonrpc-core `Router`) shared by every session, the era rules of
  * every revision applied per request, and the built-in methods (`initialize`, `ping`, `server/discover`,
@@ -146,11 +151,12 @@ export class Server {
     this.onerror = options.onError;
     this.#capabilities = structuredClone(options.capabilities ?? {});
     this.#loggingDeclared = hasCapability(this.#capabilities, ['logging']);
+    const declares = (path: CapabilityPath) => this.declares(path);
     this.#rules = new EraRules({
       serverInfo,
       protocolVersions: options.protocolVersions,
       cacheHints: options.cacheHints,
-      declares: (path) => this.declares(path),
+      declares,
     });
     const host: EraHost = {
       rules: this.#rules,
@@ -164,7 +170,7 @@ export class Server {
       run: (ctx, dctx, handler) => this.#run(ctx, dctx, handler),
       sessions: this.#sessions,
       streams: this.#streams,
-      declares: (path) => this.declares(path),
+      declares,
       report: (error) => this.#report(error),
     };
     this.#legacy = new LegacyEra(host);
@@ -184,13 +190,9 @@ export class Server {
       ownError: (error) => error,
     });
 
-    this.router.fallbackRequestHandler = (_params, ctx) =>
-      this.dispatch(ctx.message, ctx, ctx.peer instanceof ServerSession ? ctx.peer : undefined);
+    this.router.fallbackRequestHandler = (_params, ctx) => this.dispatch(ctx.message, ctx, sessionOf(ctx.peer));
     this.router.fallbackNotificationHandler = (_params, ctx) =>
-      this.handleNotification(ctx.message, {
-        info: ctx.info,
-        session: ctx.peer instanceof ServerSession ? ctx.peer : undefined,
-      });
+      this.handleNotification(ctx.message, { info: ctx.info, session: sessionOf(ctx.peer) });
     this.#notificationHandlers.set('notifications/initialized', (_params, ctx) => {
       if (ctx.session !== undefined) ctx.session.initialized = true;
     });
@@ -455,14 +457,9 @@ export class Server {
       notify: async (method, params) => {
         const hooks = this.outboundHooks;
         if (hooks === undefined) return sendHandled(notify, signal, method, params);
-        const message: OutboundMessage = {
-          kind: 'notification',
-          method,
-          params,
-          session: options.session,
-          relatedRequestId: request.id,
-        };
-        await hooks.run(message, (out) => sendHandled(notify, signal, out.method, out.params));
+        await sendOutbound(hooks, 'notification', method, params, options.session, request.id, (name, value) =>
+          sendHandled(notify, signal, name, value),
+        );
       },
     };
     let response: JsonRpcResponse;
