@@ -85,7 +85,7 @@ export class LineDecoder {
       const newline =
         typeof chunk === 'string' ? chunk.indexOf('\n', start) : (chunk as Uint8Array).indexOf(NEWLINE, start);
       if (newline === -1) {
-        this.#keep(typeof chunk === 'string' ? chunk.slice(start) : chunk.subarray(start), length - start);
+        this.#keep(slicePart(chunk, start, length), length - start);
         break;
       }
       this.#completeLine(chunk, start, newline);
@@ -127,7 +127,7 @@ export class LineDecoder {
     }
     const size = this.#pendingSize + (end - start);
     if (size > this.maxLineBytes) {
-      this.#tooLarge(size, typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end));
+      this.#tooLarge(size, slicePart(chunk, start, end));
       this.#reset();
       return;
     }
@@ -136,7 +136,7 @@ export class LineDecoder {
     if (this.#parts.length === 0) {
       line = typeof chunk === 'string' ? chunk.slice(start, end) : this.#decoder.decode(chunk.subarray(start, end));
     } else {
-      this.#parts.push(typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end));
+      this.#parts.push(slicePart(chunk, start, end));
       line = this.#join();
       this.#reset();
     }
@@ -201,8 +201,7 @@ export class LineDecoder {
     const decoder = new TextDecoder('utf-8', { fatal: false });
     for (const part of [...this.#parts, last]) {
       if (room <= 0) break;
-      const piece =
-        part.length <= room ? part : typeof part === 'string' ? part.slice(0, room) : part.subarray(0, room);
+      const piece = part.length <= room ? part : slicePart(part, 0, room);
       room -= piece.length;
       text += typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
     }
@@ -228,6 +227,11 @@ export class LineDecoder {
     if (this.#parts.length > 0) this.#parts = [];
     this.#pendingSize = 0;
   }
+}
+
+/** `part` from `start` to `end`: a slice of text, or a view of bytes (no copy). */
+function slicePart(part: Part, start: number, end: number): Part {
+  return typeof part === 'string' ? part.slice(start, end) : part.subarray(start, end);
 }
 
 /**
