@@ -333,7 +333,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     return Promise.reject(
       new JsonRpcError(
         JsonRpcErrorCode.InternalError,
-        `'${this.method}' asked the client for input (${method}), which needs input rounds this server was created without: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
+        `'${this.method}' asked the client for input (${method}), but this server has no input rounds: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
         { code: 'ERR_INPUT_ROUNDS_OFF', method: this.method, input: method },
       ),
     );

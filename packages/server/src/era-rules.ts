@@ -8,6 +8,7 @@ import {
   isLegacyVersion,
   isModernVersion,
   isRequestMethod,
+  isSupportedVersion,
   MetaKeys,
   methodAvailability,
   methodNotFoundError,
@@ -76,7 +77,7 @@ export class EraRules {
   constructor(options: EraRulesOptions) {
     const versions = options.protocolVersions ?? PROTOCOL_VERSIONS;
     for (const version of versions) {
-      if (!isLegacyVersion(version) && !isModernVersion(version)) {
+      if (!isSupportedVersion(version)) {
         throw new RangeError(`Server: unknown protocol version '${version}'; known: ${PROTOCOL_VERSIONS.join(', ')}`);
       }
     }

@@ -50,7 +50,7 @@ export function checkExtension(
   if (typeof id !== 'string' || !EXTENSION_ID.test(id)) {
     throw new RegistrationError(
       'ERR_INVALID_EXTENSION',
-      `Server.extend: ${JSON.stringify(id)} is not an extension identifier: dot-separated labels of letters, digits and "-", then "/" and a name of letters, digits, ".", "_" and "-", like 'com.example/my-extension'`,
+      `Server.extend: ${JSON.stringify(id)} is not an extension identifier: dot-separated labels (letters, digits, "-"), "/", then a name (letters, digits, ".", "_", "-"), like 'com.example/my-extension'`,
       { id },
     );
   }
