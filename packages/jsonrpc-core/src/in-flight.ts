@@ -98,6 +98,13 @@ export function timeoutValue(value: number | undefined, name: string): number {
   return value;
 }
 
+/**
+ * `value` as an `Error`: itself when it is one, else an `Error` whose message is `String(value)` (for what an
+ * `onerror`-style callback receives from a `catch`).
+ *
+ * @example
+ * promise.catch((error) => onerror(toError(error)));
+ */
 export function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
 }

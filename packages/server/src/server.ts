@@ -11,6 +11,7 @@ import {
   PeerSettings,
   Router,
   type Transport,
+  toError,
   toErrorObject,
 } from '@mcpkit/jsonrpc-core';
 import {
@@ -292,8 +293,9 @@ export class Server {
   use(middleware: ServerMiddleware): () => void;
   use(pattern: NamePattern, middleware: ServerMiddleware): () => void;
   use(first: ServerMiddleware | NamePattern, second?: ServerMiddleware): () => void {
-    if (second !== undefined) return this.#middleware.add(forMethod(first as NamePattern, second));
-    return this.#middleware.add(first as ServerMiddleware);
+    return this.#middleware.add(
+      second === undefined ? (first as ServerMiddleware) : forMethod(first as NamePattern, second),
+    );
   }
 
   /**
@@ -541,7 +543,7 @@ export class Server {
 
   #report(error: unknown): void {
     try {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(toError(error));
     } catch {
       // A throwing error handler must not break notification fan-out.
     }
