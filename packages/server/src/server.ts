@@ -374,13 +374,10 @@ export class Server {
     }
     const ctx = new ServerNotificationContext(notification, options.info ?? NO_INFO, session, era, version);
     const deliver = () => (handler === undefined ? undefined : handler(notification.params, ctx));
-    try {
-      return layers === 0
-        ? Promise.resolve(deliver()).then(() => undefined)
-        : this.#middleware.run(ctx, deliver).then(() => undefined);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    // Without middleware the handler runs now, in the executor: what it throws rejects.
+    const delivered =
+      layers === 0 ? new Promise<unknown>((resolve) => resolve(deliver())) : this.#middleware.run(ctx, deliver);
+    return delivered.then(() => undefined);
   }
 
   /**
