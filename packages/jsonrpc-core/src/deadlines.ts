@@ -64,9 +64,7 @@ export class Deadlines {
   }
 
   readonly #fire = () => {
-    this.#timer = undefined;
-    this.#at = Infinity;
-    this.#held = false;
+    this.stop(); // (clearing the timer that just fired does nothing)
     this.#onFire(now());
   };
 }

@@ -145,14 +145,7 @@ export class LineDecoder {
 
   #join(): string {
     const parts = this.#parts;
-    let allBytes = true;
-    for (const part of parts) {
-      if (typeof part === 'string') {
-        allBytes = false;
-        break;
-      }
-    }
-    if (allBytes) {
+    if (!parts.some((part) => typeof part === 'string')) {
       let total = 0;
       for (const part of parts) total += part.length;
       const joined = new Uint8Array(total);
