@@ -176,7 +176,7 @@ export class EraRules {
     if (open === undefined) {
       // Undefined when the method is no request a server receives in this version.
       const required = requiredServerCapability(method, version, params);
-      open = required !== undefined && required.every((requirement) => this.#declares(requirement.path));
+      open = required?.every((requirement) => this.#declares(requirement.path)) === true;
       if (cacheable) gates.set(method, open);
     }
     if (!open) {
