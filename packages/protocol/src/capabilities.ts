@@ -3,10 +3,10 @@ import {
   type CapabilityPath,
   type CapabilityRequirement,
   type CapabilitySide,
-  clientGateFor,
   type Gate,
   type MessageDirection,
   type MethodRule,
+  otherGateFor,
   ruleFor,
   type Span,
   TASKS_EXTENSION_ID,
@@ -162,7 +162,7 @@ export function requiredCapability(
   params?: unknown,
   options: RequiredCapabilityOptions = {},
 ): CapabilityRequirement[] | undefined {
-  return requirementsOf(method, version, params, options.receiver, clientGateFor);
+  return requirementsOf(method, version, params, options.receiver, otherGateFor);
 }
 
 /**
@@ -195,14 +195,14 @@ function requirementsOf(
   version: string,
   params: unknown,
   receiver: CapabilitySide | undefined,
-  clientGate: ((method: string) => Gate | undefined) | undefined,
+  otherGate: ((method: string) => Gate | undefined) | undefined,
 ): CapabilityRequirement[] | undefined {
   if (!isSupportedVersion(version)) return undefined;
   const rule = ruleFor(method);
   if (rule === undefined) return undefined;
   const span = spanFor(rule, version);
   if (span === undefined) return undefined;
-  const gate = rule.gate ?? clientGate?.(method);
+  const gate = rule.gate ?? otherGate?.(method);
   if (gate === undefined) return [];
   const paramsObject =
     params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};

@@ -42,9 +42,9 @@ const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/[A-Za-z0-9](?:[A-Za-z
  */
 export function checkExtension(
   extension: ServerExtension,
-  registered: ReadonlySet<string>,
-  hasRequestHandler: (method: string) => boolean,
-  hasNotificationHandler: (method: string) => boolean,
+  registered: ReadonlyMap<string, unknown>,
+  requestHandlers: ReadonlyMap<string, unknown>,
+  notificationHandlers: ReadonlyMap<string, unknown>,
 ): void {
   const id = extension?.id;
   if (typeof id !== 'string' || !EXTENSION_ID.test(id)) {
@@ -74,9 +74,9 @@ export function checkExtension(
     if (availability.available && availability.extension !== id) {
       throw clash(method, `'${method}'`, `it is a method of MCP ${LATEST_PROTOCOL_VERSION}`);
     }
-    if (hasRequestHandler(method)) throw clash(method, `'${method}'`, taken);
+    if (requestHandlers.has(method)) throw clash(method, `'${method}'`, taken);
   }
   for (const method of Object.keys(extension.notifications ?? {})) {
-    if (hasNotificationHandler(method)) throw clash(method, `the notification '${method}'`, taken);
+    if (notificationHandlers.has(method)) throw clash(method, `the notification '${method}'`, taken);
   }
 }

@@ -330,12 +330,7 @@ export class Server {
    * });
    */
   extend(extension: ServerExtension): void {
-    checkExtension(
-      extension,
-      new Set(this.#extensions.keys()),
-      (method) => this.#handlers.has(method),
-      (method) => this.#notificationHandlers.has(method),
-    );
+    checkExtension(extension, this.#extensions, this.#handlers, this.#notificationHandlers);
     this.#extensions.set(extension.id, extension);
     for (const [method, handler] of Object.entries(extension.methods ?? {})) this.#handlers.set(method, handler);
     for (const [method, handler] of Object.entries(extension.notifications ?? {})) {
