@@ -204,7 +204,7 @@ export class EraRules {
     const serverInfo = this.#serverInfo;
     const meta = result._meta;
     let outMeta: Record<string, unknown>;
-    if (meta === undefined || !isJsonObject(meta)) outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
+    if (!isJsonObject(meta)) outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
     else {
       outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo, ...meta };
       if (MetaKeys.ServerInfo in meta) outMeta[MetaKeys.ServerInfo] = serverInfo;
