@@ -23,7 +23,7 @@ export function now(): number {
 export class Deadlines {
   readonly #onFire: (time: number) => void;
   #timer: Timer | undefined = undefined;
-  #at = Number.POSITIVE_INFINITY;
+  #at = Infinity;
   #held = false;
 
   /** `onFire(now)` runs when the timer fires: check what is due, then `arm` the next deadline. */
@@ -59,14 +59,12 @@ export class Deadlines {
   stop(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#at = Number.POSITIVE_INFINITY;
+    this.#at = Infinity;
     this.#held = false;
   }
 
   readonly #fire = () => {
-    this.#timer = undefined;
-    this.#at = Number.POSITIVE_INFINITY;
-    this.#held = false;
+    this.stop(); // (clearing the timer that just fired does nothing)
     this.#onFire(now());
   };
 }

@@ -1,5 +1,6 @@
 import { FrameTooLargeError } from './errors';
-import { readMessageHead } from './message-head';
+import { toError } from './in-flight';
+import { isSpace, readMessageHead } from './message-head';
 import type { JsonRpcMessage } from './messages';
 
 /** 16 MiB: far above any sane JSON-RPC message, low enough that a peer cannot make us buffer without bound. */
@@ -84,7 +85,7 @@ export class LineDecoder {
       const newline =
         typeof chunk === 'string' ? chunk.indexOf('\n', start) : (chunk as Uint8Array).indexOf(NEWLINE, start);
       if (newline === -1) {
-        this.#keep(typeof chunk === 'string' ? chunk.slice(start) : chunk.subarray(start), length - start);
+        this.#keep(slicePart(chunk, start, length), length - start);
         break;
       }
       this.#completeLine(chunk, start, newline);
@@ -126,7 +127,7 @@ export class LineDecoder {
     }
     const size = this.#pendingSize + (end - start);
     if (size > this.maxLineBytes) {
-      this.#tooLarge(size, typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end));
+      this.#tooLarge(size, slicePart(chunk, start, end));
       this.#reset();
       return;
     }
@@ -135,7 +136,7 @@ export class LineDecoder {
     if (this.#parts.length === 0) {
       line = typeof chunk === 'string' ? chunk.slice(start, end) : this.#decoder.decode(chunk.subarray(start, end));
     } else {
-      this.#parts.push(typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end));
+      this.#parts.push(slicePart(chunk, start, end));
       line = this.#join();
       this.#reset();
     }
@@ -144,14 +145,7 @@ export class LineDecoder {
 
   #join(): string {
     const parts = this.#parts;
-    let allBytes = true;
-    for (const part of parts) {
-      if (typeof part === 'string') {
-        allBytes = false;
-        break;
-      }
-    }
-    if (allBytes) {
+    if (!parts.some((part) => typeof part === 'string')) {
       let total = 0;
       for (const part of parts) total += part.length;
       const joined = new Uint8Array(total);
@@ -173,7 +167,7 @@ export class LineDecoder {
   #emit(raw: string): void {
     let line = raw;
     if (line.charCodeAt(line.length - 1) === CARRIAGE_RETURN) line = line.slice(0, -1);
-    if (line.length === 0 || (isWhitespace(line.charCodeAt(0)) && line.trim().length === 0)) return;
+    if (line.length === 0 || (isSpace(line.charCodeAt(0)) && line.trim().length === 0)) return;
     try {
       this.#onLine(line);
     } catch (error) {
@@ -200,8 +194,7 @@ export class LineDecoder {
     const decoder = new TextDecoder('utf-8', { fatal: false });
     for (const part of [...this.#parts, last]) {
       if (room <= 0) break;
-      const piece =
-        part.length <= room ? part : typeof part === 'string' ? part.slice(0, room) : part.subarray(0, room);
+      const piece = part.length <= room ? part : slicePart(part, 0, room);
       room -= piece.length;
       text += typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
     }
@@ -210,7 +203,7 @@ export class LineDecoder {
 
   #report(error: unknown): void {
     if (this.#onError) {
-      this.#onError(error instanceof Error ? error : new Error(String(error)));
+      this.#onError(toError(error));
     } else if (this.#deferredError === undefined) {
       this.#deferredError = error;
     }
@@ -229,8 +222,9 @@ export class LineDecoder {
   }
 }
 
-function isWhitespace(code: number): boolean {
-  return code === 32 || code === 9 || code === 13 || code === 10;
+/** `part` from `start` to `end`: a slice of text, or a view of bytes (no copy). */
+function slicePart(part: Part, start: number, end: number): Part {
+  return typeof part === 'string' ? part.slice(start, end) : part.subarray(start, end);
 }
 
 /**

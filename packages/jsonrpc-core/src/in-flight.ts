@@ -92,12 +92,19 @@ export interface PendingRequest {
 }
 
 export function timeoutValue(value: number | undefined, name: string): number {
-  if (value === undefined || value === 0 || value === Number.POSITIVE_INFINITY) return 0;
+  if (value === undefined || value === 0 || value === Infinity) return 0;
   if (!(value > 0))
     throw new RangeError(`${name} must be a positive number of milliseconds, 0 or Infinity; got ${value}`);
   return value;
 }
 
+/**
+ * `value` as an `Error`: itself when it is one, else an `Error` whose message is `String(value)` (for what an
+ * `onerror`-style callback receives from a `catch`).
+ *
+ * @example
+ * promise.catch((error) => onerror(toError(error)));
+ */
 export function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
 }
@@ -137,47 +144,46 @@ export function releasePending(entry: PendingRequest): void {
 
 // The errors a request in flight ends with, each naming the method, the id and why.
 
+function label(method: string, id: RequestId): string {
+  return `'${method}' (id ${describeId(id)})`;
+}
+
 export function timeoutError(entry: PendingRequest, timeoutMs: number, maxTotal: boolean): RequestTimeoutError {
   const { id, method } = entry.request;
   return new RequestTimeoutError(
     maxTotal
-      ? `Request '${method}' (id ${describeId(id)}) exceeded its maximum total time of ${timeoutMs} ms (maxTotalTimeoutMs)`
-      : `Request '${method}' (id ${describeId(id)}) got no response${entry.onProgress ? ' or progress' : ''} for ${timeoutMs} ms (timeoutMs)`,
+      ? `Request ${label(method, id)} exceeded its maximum total time of ${timeoutMs} ms (maxTotalTimeoutMs)`
+      : `Request ${label(method, id)} got no response${entry.onProgress ? ' or progress' : ''} for ${timeoutMs} ms (timeoutMs)`,
     { method, requestId: id, timeoutMs, maxTotal },
   );
 }
 
+function abortError(method: string, id: RequestId, how: string, reason: unknown): RequestAbortedError {
+  return new RequestAbortedError(`Request ${label(method, id)} was ${how}`, { method, requestId: id, reason });
+}
+
 export function abortedError(entry: PendingRequest, reason: unknown): RequestAbortedError {
-  const { id, method } = entry.request;
-  return new RequestAbortedError(`Request '${method}' (id ${describeId(id)}) was aborted`, {
-    method,
-    requestId: id,
-    reason,
-  });
+  return abortError(entry.request.method, entry.request.id, 'aborted', reason);
 }
 
 export function cancelledByPeerError(target: InboundRequestContext, reason: unknown): RequestAbortedError {
-  return new RequestAbortedError(
-    `Request '${target.method}' (id ${describeId(target.requestId)}) was cancelled by the peer`,
-    { method: target.method, requestId: target.requestId, reason },
-  );
+  return abortError(target.method, target.requestId, 'cancelled by the peer', reason);
 }
 
-export function closedWhilePendingError(entry: PendingRequest, reason: Error | undefined): ConnectionClosedError {
-  const { id, method } = entry.request;
+function closedError(method: string, id: RequestId, state: string, reason: Error | undefined): ConnectionClosedError {
   return new ConnectionClosedError(
-    `The connection closed while request '${method}' (id ${describeId(id)}) was pending${reason ? `: ${reason.message}` : ''}`,
+    `The connection closed while request ${label(method, id)} was ${state}${reason ? `: ${reason.message}` : ''}`,
     { method, requestId: id },
     reason ? { cause: reason } : undefined,
   );
 }
 
+export function closedWhilePendingError(entry: PendingRequest, reason: Error | undefined): ConnectionClosedError {
+  return closedError(entry.request.method, entry.request.id, 'pending', reason);
+}
+
 export function closedWhileHandlingError(ctx: InboundRequestContext, reason: Error | undefined): ConnectionClosedError {
-  return new ConnectionClosedError(
-    `The connection closed while request '${ctx.method}' (id ${describeId(ctx.requestId)}) was being handled${reason ? `: ${reason.message}` : ''}`,
-    { method: ctx.method, requestId: ctx.requestId },
-    reason ? { cause: reason } : undefined,
-  );
+  return closedError(ctx.method, ctx.requestId, 'being handled', reason);
 }
 
 export function unknownResponseError(id: RequestId): UnknownResponseError {

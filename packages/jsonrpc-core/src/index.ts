@@ -23,7 +23,7 @@ export {
 } from './errors';
 export { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder, type LineDecoderOptions } from './framing';
 export type { CancellationRequest, OutboundNotification, PeerHooks, ProgressToken, ProgressUpdate } from './hooks';
-export { toErrorObject } from './in-flight';
+export { toError, toErrorObject } from './in-flight';
 export { isJsonObject, type JsonObject } from './json-object';
 export {
   createLinkedTransports,

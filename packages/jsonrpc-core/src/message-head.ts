@@ -30,7 +30,8 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
-function isSpace(code: number): boolean {
+/** JSON whitespace: space, tab, line feed, carriage return. */
+export function isSpace(code: number): boolean {
   return code === SPACE || code === TAB || code === LF || code === CR;
 }
 

@@ -41,6 +41,10 @@ const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
 type Connection = PeerConnection<JsonRpcPeer>;
 
+function notConnectedError(what: 'request' | 'notification', method: string): ConnectionClosedError {
+  return new ConnectionClosedError(`Cannot send ${what} '${method}': the peer is not connected`, { method });
+}
+
 /**
  * Turns one transport into a JSON-RPC peer: sends requests and correlates their responses (with timeouts, abort
  * signals and progress), answers inbound requests concurrently from a `Router`, and shuts down cleanly.
@@ -208,9 +212,7 @@ export class JsonRpcPeer implements ContextPeer {
    * await peer.notify('notifications/initialized');
    */
   notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void> {
-    const notification: JsonRpcNotification =
-      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.#sendNotification(notification, options ?? NO_NOTIFY_OPTIONS);
+    return this.#sendNotification(method, params, options ?? NO_NOTIFY_OPTIONS);
   }
 
   /** The router's handler for the method. */
@@ -223,29 +225,21 @@ export class JsonRpcPeer implements ContextPeer {
   // ---- outgoing ----
 
   #sendRequest(method: string, params: JsonRpcParams | undefined, options: RequestOptions): Promise<unknown> {
-    const connection = this.#connection;
-    if (connection === undefined || connection.closed) {
-      return Promise.reject(
-        new ConnectionClosedError(`Cannot send request '${method}': the peer is not connected`, { method }),
-      );
-    }
-    const signal = options.signal;
-    if (signal?.aborted) {
-      return Promise.reject(
-        new RequestAbortedError(`Request '${method}' was aborted before it was sent`, {
+    // Everything runs in the executor: what throws there (a closed peer, a bad option, a failing hook) rejects.
+    return new Promise<unknown>((resolve, reject) => {
+      const connection = this.#connection;
+      if (connection === undefined || connection.closed) throw notConnectedError('request', method);
+      const signal = options.signal;
+      if (signal?.aborted) {
+        throw new RequestAbortedError(`Request '${method}' was aborted before it was sent`, {
           method,
           reason: signal.reason,
-        }),
-      );
-    }
-    const settings = this.#settings;
-    let request: JsonRpcRequest;
-    let timeoutMs: number;
-    let maxTotalMs: number;
-    try {
-      timeoutMs =
+        });
+      }
+      const settings = this.#settings;
+      const timeoutMs =
         options.timeoutMs === undefined ? settings.defaultTimeoutMs : timeoutValue(options.timeoutMs, 'timeoutMs');
-      maxTotalMs =
+      const maxTotalMs =
         options.maxTotalTimeoutMs === undefined
           ? settings.maxTotalTimeoutMs
           : timeoutValue(options.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
@@ -262,13 +256,9 @@ export class JsonRpcPeer implements ContextPeer {
         }
         params = attach(params, id);
       }
-      request = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-    } catch (error) {
-      return Promise.reject(error);
-    }
-
-    const sentAt = timeoutMs > 0 || maxTotalMs > 0 ? now() : 0;
-    return new Promise<unknown>((resolve, reject) => {
+      const request: JsonRpcRequest =
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      const sentAt = timeoutMs > 0 || maxTotalMs > 0 ? now() : 0;
       const entry: PendingRequest = {
         request,
         relatedRequestId: options.relatedRequestId,
@@ -278,8 +268,8 @@ export class JsonRpcPeer implements ContextPeer {
         resetOnProgress: options.resetTimeoutOnProgress !== false,
         timeoutMs,
         maxTotalMs,
-        idleDeadline: timeoutMs > 0 ? sentAt + timeoutMs : Number.POSITIVE_INFINITY,
-        totalDeadline: maxTotalMs > 0 ? sentAt + maxTotalMs : Number.POSITIVE_INFINITY,
+        idleDeadline: timeoutMs > 0 ? sentAt + timeoutMs : Infinity,
+        totalDeadline: maxTotalMs > 0 ? sentAt + maxTotalMs : Infinity,
         signal: undefined,
         onAbort: undefined,
         cancel: connection.transport.cancelsBySignal?.(request) === true ? new AbortController() : undefined,
@@ -296,7 +286,7 @@ export class JsonRpcPeer implements ContextPeer {
         }
       }
       const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
-      if (deadline !== Number.POSITIVE_INFINITY) this.#deadlines.arm(deadline);
+      if (deadline !== Infinity) this.#deadlines.arm(deadline);
       if (signal !== undefined) {
         const onAbort = () => this.#abortPending(entry, signal.reason);
         entry.signal = signal;
@@ -316,15 +306,11 @@ export class JsonRpcPeer implements ContextPeer {
     });
   }
 
-  #sendNotification(notification: JsonRpcNotification, options: NotifyOptions): Promise<void> {
+  #sendNotification(method: string, params: JsonRpcParams | undefined, options: NotifyOptions): Promise<void> {
     const connection = this.#connection;
-    if (connection === undefined || connection.closed) {
-      return Promise.reject(
-        new ConnectionClosedError(`Cannot send notification '${notification.method}': the peer is not connected`, {
-          method: notification.method,
-        }),
-      );
-    }
+    if (connection === undefined || connection.closed) return Promise.reject(notConnectedError('notification', method));
+    const notification: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     try {
       const sent = connection.transport.send(notification, options === NO_NOTIFY_OPTIONS ? undefined : options);
       return isPromiseLike(sent) ? Promise.resolve(sent) : Promise.resolve();
@@ -353,7 +339,7 @@ export class JsonRpcPeer implements ContextPeer {
   #expire(time: number): void {
     const pending = this.#pending;
     if (pending === undefined || pending.size === 0) return;
-    let next = Number.POSITIVE_INFINITY;
+    let next = Infinity;
     let due: PendingRequest[] | undefined;
     for (const entry of pending.values()) {
       const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
@@ -362,7 +348,7 @@ export class JsonRpcPeer implements ContextPeer {
         due.push(entry);
       } else if (deadline < next) next = deadline;
     }
-    if (next !== Number.POSITIVE_INFINITY) this.#deadlines.arm(next);
+    if (next !== Infinity) this.#deadlines.arm(next);
     for (const entry of due ?? []) {
       const total = entry.totalDeadline <= time;
       this.#timeOut(entry, total ? entry.maxTotalMs : entry.timeoutMs, total);
@@ -398,13 +384,11 @@ export class JsonRpcPeer implements ContextPeer {
     try {
       const cancellation = build(entry.request, reason);
       if (cancellation === undefined) return;
-      const notification: JsonRpcNotification =
-        cancellation.params === undefined
-          ? { jsonrpc: '2.0', method: cancellation.method }
-          : { jsonrpc: '2.0', method: cancellation.method, params: cancellation.params };
       const options =
         entry.relatedRequestId === undefined ? NO_NOTIFY_OPTIONS : { relatedRequestId: entry.relatedRequestId };
-      this.#sendNotification(notification, options).then(undefined, (error) => this.#report(error));
+      this.#sendNotification(cancellation.method, cancellation.params, options).then(undefined, (error) =>
+        this.#report(error),
+      );
     } catch (error) {
       this.#report(error);
     }

@@ -12,6 +12,7 @@ import {
   methodExists,
   missingCapabilities,
   requiredCapability,
+  requiredServerCapability,
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
 import { NotificationMethods, RequestMethods } from './methods.js';
@@ -209,6 +210,37 @@ describe('requiredCapability', () => {
   });
 });
 
+describe('requiredServerCapability', () => {
+  const variants = [undefined, { task: { ttl: 1 } }, { tools: [], includeContext: 'allServers', mode: 'url' }];
+
+  it('answers as requiredCapability for every request a server receives, and undefined for everything else', () => {
+    let received = 0;
+    for (const version of PROTOCOL_VERSIONS) {
+      for (const method of [...Object.keys(EXISTENCE), 'com.example/own']) {
+        const availability = methodAvailability(method, version);
+        const serverReceives =
+          availability.available && availability.kind === 'request' && availability.direction !== 'serverToClient';
+        for (const params of variants) {
+          const expected = serverReceives ? requiredCapability(method, version, params) : undefined;
+          expect(requiredServerCapability(method, version, params), `${version} ${method}`).toEqual(expected);
+        }
+        if (serverReceives) received++;
+      }
+    }
+    expect(received).toBeGreaterThan(40);
+  });
+
+  it('gives only server capabilities, refined by params', () => {
+    expect(requiredServerCapability('tools/call', '2025-11-25', { name: 'x', task: {} })).toEqual([
+      server('tools'),
+      server('tasks', 'requests', 'tools', 'call'),
+    ]);
+    expect(requiredServerCapability('tasks/get', '2025-11-25')).toEqual([server('tasks')]);
+    expect(requiredServerCapability('sampling/createMessage', '2025-11-25')).toBeUndefined();
+    expect(requiredServerCapability('notifications/initialized', '2025-11-25')).toBeUndefined();
+  });
+});
+
 describe('hasCapability', () => {
   it('walks paths and treats undefined, null and false as absent', () => {
     const caps = { resources: { subscribe: true, listChanged: false }, tools: {}, logging: null } as never;
@@ -337,5 +369,11 @@ describe('honouredSubscriptionFilter', () => {
   it('drops false and empty entries', () => {
     const caps = { tools: { listChanged: true }, resources: { subscribe: true } };
     expect(honouredSubscriptionFilter({ toolsListChanged: false, resourceSubscriptions: [] }, caps)).toEqual({});
+  });
+
+  it('drops entries of the wrong type (a list where true is expected, and the reverse)', () => {
+    const caps = { tools: { listChanged: true }, resources: { subscribe: true } };
+    const mistyped = { toolsListChanged: ['x'], resourceSubscriptions: true } as never;
+    expect(honouredSubscriptionFilter(mistyped, caps)).toEqual({});
   });
 });

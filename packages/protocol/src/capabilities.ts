@@ -3,8 +3,10 @@ import {
   type CapabilityPath,
   type CapabilityRequirement,
   type CapabilitySide,
+  type Gate,
   type MessageDirection,
   type MethodRule,
+  otherGateFor,
   ruleFor,
   type Span,
   TASKS_EXTENSION_ID,
@@ -160,16 +162,51 @@ export function requiredCapability(
   params?: unknown,
   options: RequiredCapabilityOptions = {},
 ): CapabilityRequirement[] | undefined {
+  return requirementsOf(method, version, params, options.receiver, otherGateFor);
+}
+
+/**
+ * The server capabilities a request a server receives needs in `version`: what {@link requiredCapability} answers for
+ * it, `undefined` when `method` is not such a request in that revision (it does not exist, or only a server sends
+ * it). The check of every inbound request; unlike `requiredCapability` it does not carry the rules of what a server
+ * sends (sampling, elicitation, roots), so a server bundle that never asks the client stays without them.
+ *
+ * @example
+ * ```ts
+ * requiredServerCapability('tools/call', '2025-11-25', { name: 'x' }); // [{ side: 'server', path: ['tools'] }]
+ * requiredServerCapability('ping', '2025-11-25'); // []
+ * requiredServerCapability('sampling/createMessage', '2025-11-25'); // undefined: a server sends it
+ * ```
+ */
+export function requiredServerCapability(
+  method: string,
+  version: string,
+  params?: unknown,
+): CapabilityRequirement[] | undefined {
+  const availability = methodAvailability(method, version);
+  if (!availability.available || availability.kind !== 'request' || availability.direction === 'serverToClient') {
+    return undefined;
+  }
+  return requirementsOf(method, version, params, 'server', undefined);
+}
+
+function requirementsOf(
+  method: string,
+  version: string,
+  params: unknown,
+  receiver: CapabilitySide | undefined,
+  otherGate: ((method: string) => Gate | undefined) | undefined,
+): CapabilityRequirement[] | undefined {
   if (!isSupportedVersion(version)) return undefined;
   const rule = ruleFor(method);
   if (rule === undefined) return undefined;
   const span = spanFor(rule, version);
   if (span === undefined) return undefined;
-  if (rule.gate === undefined) return [];
-  const receiver = options.receiver ?? (span.direction === 'serverToClient' ? 'client' : 'server');
+  const gate = rule.gate ?? otherGate?.(method);
+  if (gate === undefined) return [];
   const paramsObject =
     params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
-  return rule.gate(version, paramsObject, receiver);
+  return gate(version, paramsObject, receiver ?? (span.direction === 'serverToClient' ? 'client' : 'server'));
 }
 
 /**
@@ -321,32 +358,24 @@ export function honouredSubscriptionFilter(
   requested: SubscriptionFilter,
   capabilities: ServerCapabilities,
 ): SubscriptionFilter {
-  const honoured: SubscriptionFilter = {};
-  if (requested.toolsListChanged === true && hasCapability(capabilities, ['tools', 'listChanged'])) {
-    honoured.toolsListChanged = true;
-  }
-  if (requested.promptsListChanged === true && hasCapability(capabilities, ['prompts', 'listChanged'])) {
-    honoured.promptsListChanged = true;
-  }
-  if (requested.resourcesListChanged === true && hasCapability(capabilities, ['resources', 'listChanged'])) {
-    honoured.resourcesListChanged = true;
-  }
-  if (
-    Array.isArray(requested.resourceSubscriptions) &&
-    requested.resourceSubscriptions.length > 0 &&
-    hasCapability(capabilities, ['resources', 'subscribe'])
-  ) {
-    honoured.resourceSubscriptions = requested.resourceSubscriptions;
-  }
-  if (
-    Array.isArray(requested.taskIds) &&
-    requested.taskIds.length > 0 &&
-    hasCapability(capabilities, ['extensions', TASKS_EXTENSION_ID])
-  ) {
-    honoured.taskIds = requested.taskIds;
+  const honoured: Record<string, unknown> = {};
+  for (const [key, ...path] of FILTER_CAPABILITIES) {
+    const value = requested[key];
+    // `…ListChanged` keys are `true` to ask; the others are lists, asked when not empty.
+    const asked = key.endsWith('ListChanged') ? value === true : Array.isArray(value) && value.length > 0;
+    if (asked && hasCapability(capabilities, path)) honoured[key] = value;
   }
   return honoured;
 }
+
+/** Each key of a subscription filter, and the server capability that honours it. */
+const FILTER_CAPABILITIES: readonly (readonly [keyof SubscriptionFilter, ...string[]])[] = [
+  ['toolsListChanged', 'tools', 'listChanged'],
+  ['promptsListChanged', 'prompts', 'listChanged'],
+  ['resourcesListChanged', 'resources', 'listChanged'],
+  ['resourceSubscriptions', 'resources', 'subscribe'],
+  ['taskIds', 'extensions', TASKS_EXTENSION_ID],
+];
 
 /** What a {@link CapabilityError} knows. */
 export interface CapabilityErrorData {

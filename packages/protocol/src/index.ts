@@ -21,6 +21,7 @@ export {
   type PeerCapabilities,
   type RequiredCapabilityOptions,
   requiredCapability,
+  requiredServerCapability,
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
 export {

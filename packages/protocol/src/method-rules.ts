@@ -55,7 +55,9 @@ const taskAugmented = (version: ProtocolVersion, params: Record<string, unknown>
 
 // The table of REVISIONS.md: every request and notification, the revisions it exists in, and the capability that
 // gates it. For requests the gate is the receiver's capability; for notifications it is the one the table names
-// (mostly the sender's, e.g. `tools.listChanged`; the client's `elicitation.url` for elicitation/complete).
+// (mostly the sender's, e.g. `tools.listChanged`; the client's `elicitation.url` for elicitation/complete). Here are
+// the gates of the requests a server receives; those of the requests a server sends and of notifications are in
+// `OTHER_GATES` below.
 //
 // Written compactly, because every client and server bundle carries it (issue 14: the minimal bundles), and read once
 // per method on first use. An entry is `spans` or `[spans, gate]`:
@@ -88,30 +90,9 @@ const RULES: Readonly<Record<string, string | readonly [string, string | Gate]>>
   'logging/setLevel': ['04rc', 's:logging'],
   // 2024-11-05 has no dedicated capability: completion is implied by prompts or resources.
   'completion/complete': ['0-rc', (version) => (version >= '2025-03-26' ? [server('completions')] : [])],
-  'sampling/createMessage': [
-    '04rs 4-is',
-    (version, params) => {
-      const required = [client('sampling')];
-      if (version >= '2025-11-25') {
-        if (params.tools !== undefined || params.toolChoice !== undefined) required.push(client('sampling', 'tools'));
-        if (params.includeContext === 'thisServer' || params.includeContext === 'allServers') {
-          required.push(client('sampling', 'context'));
-        }
-      }
-      if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'sampling', 'createMessage'));
-      return required;
-    },
-  ],
-  'roots/list': ['04rs 4-is', 'c:roots'],
-  'elicitation/create': [
-    '24rs 4-is',
-    (version, params) => {
-      if (version < '2025-11-25') return [client('elicitation')];
-      const required = [client('elicitation', params.mode === 'url' ? 'url' : 'form')];
-      if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'elicitation', 'create'));
-      return required;
-    },
-  ],
+  'sampling/createMessage': '04rs 4-is',
+  'roots/list': '04rs 4-is',
+  'elicitation/create': '24rs 4-is',
   'tasks/get': ['34rb 4-rct', tasksGate()],
   'tasks/result': ['34rb', tasksGate()],
   'tasks/list': ['34rb', tasksGate('list')],
@@ -121,17 +102,50 @@ const RULES: Readonly<Record<string, string | readonly [string, string | Gate]>>
   'notifications/initialized': '04nc',
   'notifications/cancelled': '0-nb',
   'notifications/progress': '04nb 4-ns',
-  'notifications/message': ['0-ns', 's:logging'],
-  'notifications/resources/list_changed': ['0-ns', 's:resources.listChanged'],
-  'notifications/resources/updated': ['0-ns', 's:resources.subscribe'],
-  'notifications/prompts/list_changed': ['0-ns', 's:prompts.listChanged'],
-  'notifications/tools/list_changed': ['0-ns', 's:tools.listChanged'],
-  'notifications/roots/list_changed': ['04nc', 'c:roots.listChanged'],
-  // Sent by whichever side runs the task, so the gate is the sender's (the receiver's peer's) `tasks`.
-  'notifications/tasks/status': ['34nb', (_version, _params, receiver) => [{ side: other(receiver), path: ['tasks'] }]],
-  'notifications/elicitation/complete': ['34ns', 'c:elicitation.url'],
+  'notifications/message': '0-ns',
+  'notifications/resources/list_changed': '0-ns',
+  'notifications/resources/updated': '0-ns',
+  'notifications/prompts/list_changed': '0-ns',
+  'notifications/tools/list_changed': '0-ns',
+  'notifications/roots/list_changed': '04nc',
+  'notifications/tasks/status': '34nb',
+  'notifications/elicitation/complete': '34ns',
   'notifications/subscriptions/acknowledged': '4-ns',
-  'notifications/tasks': ['4-nst', 'x'],
+  'notifications/tasks': '4-nst',
+};
+
+// The gates of the requests a server sends (sampling, roots, elicitation) and of notifications. Apart from `RULES` so
+// that the check a server makes of each request it receives (`requiredServerCapability`) does not carry them (issue
+// 14: a tools-only server never asks the client); `requiredCapability` reads both tables. Written as in `RULES`.
+const OTHER_GATES: Readonly<Record<string, string | Gate>> = {
+  'sampling/createMessage': (version, params) => {
+    const required = [client('sampling')];
+    if (version >= '2025-11-25') {
+      if (params.tools !== undefined || params.toolChoice !== undefined) required.push(client('sampling', 'tools'));
+      if (params.includeContext === 'thisServer' || params.includeContext === 'allServers') {
+        required.push(client('sampling', 'context'));
+      }
+    }
+    if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'sampling', 'createMessage'));
+    return required;
+  },
+  'roots/list': 'c:roots',
+  'elicitation/create': (version, params) => {
+    if (version < '2025-11-25') return [client('elicitation')];
+    const required = [client('elicitation', params.mode === 'url' ? 'url' : 'form')];
+    if (taskAugmented(version, params)) required.push(client('tasks', 'requests', 'elicitation', 'create'));
+    return required;
+  },
+  'notifications/roots/list_changed': 'c:roots.listChanged',
+  'notifications/elicitation/complete': 'c:elicitation.url',
+  'notifications/message': 's:logging',
+  'notifications/resources/list_changed': 's:resources.listChanged',
+  'notifications/resources/updated': 's:resources.subscribe',
+  'notifications/prompts/list_changed': 's:prompts.listChanged',
+  'notifications/tools/list_changed': 's:tools.listChanged',
+  // Sent by whichever side runs the task, so the gate is the sender's (the receiver's peer's) `tasks`.
+  'notifications/tasks/status': (_version, _params, receiver) => [{ side: other(receiver), path: ['tasks'] }],
+  'notifications/tasks': 'x',
 };
 
 const KINDS = { r: 'request', n: 'notification', i: 'inputRequest' } as const;
@@ -156,6 +170,18 @@ function decodeGate(gate: string | Gate): Gate {
       ? [server('extensions', TASKS_EXTENSION_ID)]
       : [{ side: gate[0] === 's' ? 'server' : 'client', path: gate.slice(2).split('.') } as CapabilityRequirement];
   return () => requirements;
+}
+
+const decodedOtherGates = new Map<string, Gate>();
+
+/** The gate of `method` in `OTHER_GATES` (a request a server sends, or a notification), decoded on first use. */
+export function otherGateFor(method: string): Gate | undefined {
+  let gate = decodedOtherGates.get(method);
+  if (gate === undefined && Object.hasOwn(OTHER_GATES, method)) {
+    gate = decodeGate(OTHER_GATES[method]!);
+    decodedOtherGates.set(method, gate);
+  }
+  return gate;
 }
 
 const decoded = new Map<string, MethodRule>();

@@ -1,4 +1,10 @@
-import type { JsonRpcParams, JsonRpcRequest, PeerHooks, ProgressToken } from '@mcpkit/jsonrpc-core';
+import {
+  isJsonObject,
+  type JsonRpcParams,
+  type JsonRpcRequest,
+  type PeerHooks,
+  type ProgressToken,
+} from '@mcpkit/jsonrpc-core';
 
 /** The progress a `notifications/progress` carries, as handed to a request's `onProgress`. */
 export interface ProgressUpdatePayload {
@@ -8,8 +14,6 @@ export interface ProgressUpdatePayload {
 }
 
 /** Methods whose requests must never be cancelled with `notifications/cancelled` (the spec forbids it). */
-const NEVER_CANCELLED = new Set(['initialize']);
-
 /** Options for `createMcpPeerHooks`. */
 export interface McpPeerHooksOptions {
   /**
@@ -21,9 +25,7 @@ export interface McpPeerHooksOptions {
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isJsonObject(value) ? value : undefined;
 }
 
 function isToken(value: unknown): value is ProgressToken {
@@ -57,7 +59,7 @@ export function createMcpPeerHooks(options: McpPeerHooksOptions = {}): PeerHooks
       return { token: object.progressToken, progress };
     },
     cancellationNotification(request, reason) {
-      if (NEVER_CANCELLED.has(request.method)) return undefined;
+      if (request.method === 'initialize') return undefined;
       if (sendCancellation && !sendCancellation(request)) return undefined;
       const text = reason instanceof Error ? reason.message : reason === undefined ? undefined : String(reason);
       return {

@@ -115,6 +115,14 @@ export interface InputRoute {
   askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
 }
 
+/** @internal What a request context reads of its server when it is built. */
+export interface ContextServer {
+  /** Whether `logging` is declared. */
+  loggingDeclared(): boolean;
+  /** Where asks go: the server's `InputRounds`, when it has one. */
+  readonly inputRounds: InputRoute | undefined;
+}
+
 /**
  * What a handler knows about the request it answers, and what it can do while answering: report progress, log,
  * ask the client (elicitation, sampling, roots) — the same API in both eras, through the server's `InputRounds`
@@ -166,9 +174,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     clientInfo: Implementation | undefined,
     session: ServerSession | undefined,
     logLevel: LoggingLevel | undefined,
-    loggingDeclared: boolean,
     mayAsk: boolean,
-    inputs: InputRoute | undefined,
+    server: ContextServer,
   ) {
     super();
     this.#dispatch = dispatch;
@@ -181,9 +188,9 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     this.clientInfo = clientInfo;
     this.session = session;
     this.logLevel = logLevel;
-    this.#loggingDeclared = loggingDeclared;
     this.mayAsk = mayAsk;
-    this.#inputs = inputs;
+    this.#loggingDeclared = server.loggingDeclared();
+    this.#inputs = server.inputRounds;
     const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
     const token = meta?.progressToken;
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
@@ -326,7 +333,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     return Promise.reject(
       new JsonRpcError(
         JsonRpcErrorCode.InternalError,
-        `'${this.method}' asked the client for input (${method}), which needs input rounds this server was created without: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
+        `'${this.method}' asked the client for input (${method}), but this server has no input rounds: pass { inputRounds: new InputRounds() } (from @mcpkit/server) to McpToolServer or Server, or use McpServer`,
         { code: 'ERR_INPUT_ROUNDS_OFF', method: this.method, input: method },
       ),
     );

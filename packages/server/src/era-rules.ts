@@ -8,6 +8,7 @@ import {
   isLegacyVersion,
   isModernVersion,
   isRequestMethod,
+  isSupportedVersion,
   MetaKeys,
   methodAvailability,
   methodNotFoundError,
@@ -15,7 +16,7 @@ import {
   PROTOCOL_VERSIONS,
   type RequestEnvelope,
   readRequestEnvelope,
-  requiredCapability,
+  requiredServerCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
 import type { Era } from './era';
@@ -76,7 +77,7 @@ export class EraRules {
   constructor(options: EraRulesOptions) {
     const versions = options.protocolVersions ?? PROTOCOL_VERSIONS;
     for (const version of versions) {
-      if (!isLegacyVersion(version) && !isModernVersion(version)) {
+      if (!isSupportedVersion(version)) {
         throw new RangeError(`Server: unknown protocol version '${version}'; known: ${PROTOCOL_VERSIONS.join(', ')}`);
       }
     }
@@ -173,13 +174,9 @@ export class EraRules {
     }
     let open = cacheable ? gates.get(method) : undefined;
     if (open === undefined) {
-      const availability = methodAvailability(method, version);
-      if (!availability.available || availability.kind !== 'request' || availability.direction === 'serverToClient') {
-        open = false;
-      } else {
-        const required = requiredCapability(method, version, params) ?? [];
-        open = required.every((requirement) => requirement.side !== 'server' || this.#declares(requirement.path));
-      }
+      // Undefined when the method is no request a server receives in this version.
+      const required = requiredServerCapability(method, version, params);
+      open = required?.every((requirement) => this.#declares(requirement.path)) === true;
       if (cacheable) gates.set(method, open);
     }
     if (!open) {
@@ -207,7 +204,7 @@ export class EraRules {
     const serverInfo = this.#serverInfo;
     const meta = result._meta;
     let outMeta: Record<string, unknown>;
-    if (meta === undefined || !isJsonObject(meta)) outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
+    if (!isJsonObject(meta)) outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
     else {
       outMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo, ...meta };
       if (MetaKeys.ServerInfo in meta) outMeta[MetaKeys.ServerInfo] = serverInfo;

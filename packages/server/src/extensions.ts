@@ -42,15 +42,15 @@ const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/[A-Za-z0-9](?:[A-Za-z
  */
 export function checkExtension(
   extension: ServerExtension,
-  registered: ReadonlySet<string>,
-  hasRequestHandler: (method: string) => boolean,
-  hasNotificationHandler: (method: string) => boolean,
+  registered: ReadonlyMap<string, unknown>,
+  requestHandlers: ReadonlyMap<string, unknown>,
+  notificationHandlers: ReadonlyMap<string, unknown>,
 ): void {
   const id = extension?.id;
   if (typeof id !== 'string' || !EXTENSION_ID.test(id)) {
     throw new RegistrationError(
       'ERR_INVALID_EXTENSION',
-      `Server.extend: ${JSON.stringify(id)} is not an extension identifier: dot-separated labels of letters, digits and "-", then "/" and a name of letters, digits, ".", "_" and "-", like 'com.example/my-extension'`,
+      `Server.extend: ${JSON.stringify(id)} is not an extension identifier: dot-separated labels (letters, digits, "-"), "/", then a name (letters, digits, ".", "_", "-"), like 'com.example/my-extension'`,
       { id },
     );
   }
@@ -74,9 +74,9 @@ export function checkExtension(
     if (availability.available && availability.extension !== id) {
       throw clash(method, `'${method}'`, `it is a method of MCP ${LATEST_PROTOCOL_VERSION}`);
     }
-    if (hasRequestHandler(method)) throw clash(method, `'${method}'`, taken);
+    if (requestHandlers.has(method)) throw clash(method, `'${method}'`, taken);
   }
   for (const method of Object.keys(extension.notifications ?? {})) {
-    if (hasNotificationHandler(method)) throw clash(method, `the notification '${method}'`, taken);
+    if (notificationHandlers.has(method)) throw clash(method, `the notification '${method}'`, taken);
   }
 }

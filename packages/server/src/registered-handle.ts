@@ -28,6 +28,12 @@ export function createRegisteredHandle<E extends RegistryEntry<D>, D, Patch>(
   const live = () => {
     if (removed) throw new RegistrationError('ERR_REMOVED', `${kind} "${entry.key}" was removed`, { name: entry.key });
   };
+  const turn = (enabled: boolean) => {
+    live();
+    if (entry.enabled === enabled) return;
+    entry.enabled = enabled;
+    registry.changed();
+  };
   return {
     get name() {
       return (entry as { name?: string }).name ?? entry.key;
@@ -36,16 +42,10 @@ export function createRegisteredHandle<E extends RegistryEntry<D>, D, Patch>(
       return !removed && entry.enabled;
     },
     enable() {
-      live();
-      if (entry.enabled) return;
-      entry.enabled = true;
-      registry.changed();
+      turn(true);
     },
     disable() {
-      live();
-      if (!entry.enabled) return;
-      entry.enabled = false;
-      registry.changed();
+      turn(false);
     },
     update(patch) {
       live();

@@ -1,5 +1,6 @@
 // Resource subscriptions belong to the resources feature, not to every server: a tools-only server answers
 // `resources/subscribe` with -32601 (it declares no `resources.subscribe`) and carries none of this code.
+import { toError } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
 import type { Server } from './server';
 import type { ServerSession } from './session';
@@ -69,7 +70,7 @@ export function installResourceSubscriptions(server: Server): void {
   server.resourceUpdates = (uri) => {
     const report = (error: unknown) => {
       try {
-        server.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        server.onerror?.(toError(error));
       } catch {
         // A throwing onerror must not turn a failed notification into an unhandled rejection.
       }

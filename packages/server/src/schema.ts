@@ -86,7 +86,7 @@ function toJsonSchema(schema: StandardSchemaV1, role: 'input' | 'output'): Recor
   const converter = (standard as Partial<StandardJSONSchemaV1.Props>).jsonSchema;
   if (converter === undefined || typeof converter[role] !== 'function') {
     throw new SchemaError(
-      `This ${standard.vendor} schema cannot describe itself as JSON Schema (it lacks "~standard.jsonSchema"). Use a version that implements Standard JSON Schema (zod 4.2+, arktype 2.1.20+, valibot with @valibot/to-json-schema's toStandardJsonSchema), or pass a plain JSON Schema.`,
+      `This ${standard.vendor} schema cannot describe itself as JSON Schema (no "~standard.jsonSchema"): use a version with Standard JSON Schema (zod 4.2+, arktype 2.1.20+, valibot via @valibot/to-json-schema's toStandardJsonSchema), or a plain JSON Schema.`,
       { vendor: standard.vendor },
     );
   }
@@ -211,7 +211,7 @@ export function compileSchemaWith(
     }
     if (jsonSchema === undefined) {
       throw new SchemaError(
-        'A plain JSON Schema needs a JSON Schema validator, which this server was created without: pass { jsonSchema: jsonSchemaCompiler } (from @mcpkit/server) to McpToolServer, use McpServer, or describe the value with a Standard Schema (zod, valibot, arktype).',
+        'A plain JSON Schema needs a validator this server lacks: pass { jsonSchema: jsonSchemaCompiler } (from @mcpkit/server) to McpToolServer, use McpServer, or use a Standard Schema (zod, valibot, arktype).',
         {},
       );
     }

@@ -11,6 +11,7 @@ import {
   PeerSettings,
   Router,
   type Transport,
+  toError,
   toErrorObject,
 } from '@mcpkit/jsonrpc-core';
 import {
@@ -37,7 +38,7 @@ import type { ServerBroadcast } from './message-bus';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
 import { ServerNotificationContext } from './notification-context';
-import { type ConnectOptions, ServerSession } from './session';
+import { type ConnectOptions, ServerSession, sendOutbound } from './session';
 
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
@@ -102,6 +103,11 @@ async function sendHandled(
   );
 }
 
+/** The session a jsonrpc-core peer is, when it is one of a server's. */
+function sessionOf(peer: unknown): ServerSession | undefined {
+  return peer instanceof ServerSession ? peer : undefined;
+}
+
 /**
  * The low-level MCP server: one method table (a jsonrpc-core `Router`) shared by every session, the era rules of
  * every revision applied per request, and the built-in methods (`initialize`, `ping`, `server/discover`,
@@ -146,11 +152,12 @@ export class Server {
     this.onerror = options.onError;
     this.#capabilities = structuredClone(options.capabilities ?? {});
     this.#loggingDeclared = hasCapability(this.#capabilities, ['logging']);
+    const declares = (path: CapabilityPath) => this.declares(path);
     this.#rules = new EraRules({
       serverInfo,
       protocolVersions: options.protocolVersions,
       cacheHints: options.cacheHints,
-      declares: (path) => this.declares(path),
+      declares,
     });
     const host: EraHost = {
       rules: this.#rules,
@@ -164,7 +171,7 @@ export class Server {
       run: (ctx, dctx, handler) => this.#run(ctx, dctx, handler),
       sessions: this.#sessions,
       streams: this.#streams,
-      declares: (path) => this.declares(path),
+      declares,
       report: (error) => this.#report(error),
     };
     this.#legacy = new LegacyEra(host);
@@ -184,13 +191,9 @@ export class Server {
       ownError: (error) => error,
     });
 
-    this.router.fallbackRequestHandler = (_params, ctx) =>
-      this.dispatch(ctx.message, ctx, ctx.peer instanceof ServerSession ? ctx.peer : undefined);
+    this.router.fallbackRequestHandler = (_params, ctx) => this.dispatch(ctx.message, ctx, sessionOf(ctx.peer));
     this.router.fallbackNotificationHandler = (_params, ctx) =>
-      this.handleNotification(ctx.message, {
-        info: ctx.info,
-        session: ctx.peer instanceof ServerSession ? ctx.peer : undefined,
-      });
+      this.handleNotification(ctx.message, { info: ctx.info, session: sessionOf(ctx.peer) });
     this.#notificationHandlers.set('notifications/initialized', (_params, ctx) => {
       if (ctx.session !== undefined) ctx.session.initialized = true;
     });
@@ -290,8 +293,9 @@ export class Server {
   use(middleware: ServerMiddleware): () => void;
   use(pattern: NamePattern, middleware: ServerMiddleware): () => void;
   use(first: ServerMiddleware | NamePattern, second?: ServerMiddleware): () => void {
-    if (second !== undefined) return this.#middleware.add(forMethod(first as NamePattern, second));
-    return this.#middleware.add(first as ServerMiddleware);
+    return this.#middleware.add(
+      second === undefined ? (first as ServerMiddleware) : forMethod(first as NamePattern, second),
+    );
   }
 
   /**
@@ -326,12 +330,7 @@ export class Server {
    * });
    */
   extend(extension: ServerExtension): void {
-    checkExtension(
-      extension,
-      new Set(this.#extensions.keys()),
-      (method) => this.#handlers.has(method),
-      (method) => this.#notificationHandlers.has(method),
-    );
+    checkExtension(extension, this.#extensions, this.#handlers, this.#notificationHandlers);
     this.#extensions.set(extension.id, extension);
     for (const [method, handler] of Object.entries(extension.methods ?? {})) this.#handlers.set(method, handler);
     for (const [method, handler] of Object.entries(extension.notifications ?? {})) {
@@ -370,13 +369,10 @@ export class Server {
     }
     const ctx = new ServerNotificationContext(notification, options.info ?? NO_INFO, session, era, version);
     const deliver = () => (handler === undefined ? undefined : handler(notification.params, ctx));
-    try {
-      return layers === 0
-        ? Promise.resolve(deliver()).then(() => undefined)
-        : this.#middleware.run(ctx, deliver).then(() => undefined);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    // Without middleware the handler runs now, in the executor: what it throws rejects.
+    const delivered =
+      layers === 0 ? new Promise<unknown>((resolve) => resolve(deliver())) : this.#middleware.run(ctx, deliver);
+    return delivered.then(() => undefined);
   }
 
   /**
@@ -455,14 +451,9 @@ export class Server {
       notify: async (method, params) => {
         const hooks = this.outboundHooks;
         if (hooks === undefined) return sendHandled(notify, signal, method, params);
-        const message: OutboundMessage = {
-          kind: 'notification',
-          method,
-          params,
-          session: options.session,
-          relatedRequestId: request.id,
-        };
-        await hooks.run(message, (out) => sendHandled(notify, signal, out.method, out.params));
+        await sendOutbound(hooks, 'notification', method, params, options.session, request.id, (name, value) =>
+          sendHandled(notify, signal, name, value),
+        );
       },
     };
     let response: JsonRpcResponse;
@@ -544,7 +535,7 @@ export class Server {
 
   #report(error: unknown): void {
     try {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(toError(error));
     } catch {
       // A throwing error handler must not break notification fan-out.
     }

@@ -39,6 +39,20 @@ export interface OutboundMessage {
  */
 export type OutboundHook = Middleware<OutboundMessage, unknown>;
 
+/** Sends through the outbound hooks: they see the message, then `send` sends what they leave of it. */
+export function sendOutbound<R>(
+  hooks: MiddlewareChain<OutboundMessage, unknown>,
+  kind: OutboundMessage['kind'],
+  method: string,
+  params: JsonRpcParams | undefined,
+  session: ServerSession | undefined,
+  relatedRequestId: RequestId | undefined,
+  send: (method: string, params: JsonRpcParams | undefined) => Promise<R>,
+): Promise<R> {
+  const message: OutboundMessage = { kind, method, params, session, relatedRequestId };
+  return hooks.run(message, (out) => send(out.method, out.params)) as Promise<R>;
+}
+
 /**
  * What a session needs of the server that owns it (`Server` is one): its shared router, where errors go, the outbound
  * hooks, what it declares, and being told when the connection closed.
@@ -113,28 +127,18 @@ export class ServerSession extends JsonRpcPeer {
   override notify(method: string, params?: JsonRpcParams, options?: NotifyOptions): Promise<void> {
     const hooks = this.server.outboundHooks;
     if (hooks === undefined) return super.notify(method, params, options);
-    const message: OutboundMessage = {
-      kind: 'notification',
-      method,
-      params,
-      session: this,
-      relatedRequestId: options?.relatedRequestId,
-    };
-    return hooks.run(message, (out) => super.notify(out.method, out.params, options)).then(() => undefined);
+    return sendOutbound(hooks, 'notification', method, params, this, options?.relatedRequestId, (name, value) =>
+      super.notify(name, value, options),
+    ).then(() => undefined);
   }
 
   /** Sends a request to this client (legacy era), through the server's outbound hooks when it has any. */
   override request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
     const hooks = this.server.outboundHooks;
     if (hooks === undefined) return super.request<R>(method, params, options);
-    const message: OutboundMessage = {
-      kind: 'request',
-      method,
-      params,
-      session: this,
-      relatedRequestId: options?.relatedRequestId,
-    };
-    return hooks.run(message, (out) => super.request(out.method, out.params, options)) as Promise<R>;
+    return sendOutbound(hooks, 'request', method, params, this, options?.relatedRequestId, (name, value) =>
+      super.request<R>(name, value, options),
+    );
   }
 
   protected override connectionClosed(): void {

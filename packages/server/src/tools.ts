@@ -99,14 +99,14 @@ function checkToolName(name: string): void {
   }
 }
 
-/** Compiles a tool's schemas once and builds its wire definition. */
-function toolEntry(
+/** What a tool's registration (and each update) makes of it: its schemas compiled once, its wire definition. */
+function toolParts(
   name: string,
   config: AnyToolConfig,
   handler: ToolHandler<never>,
   jsonSchema: JsonSchemaCompiler | undefined,
   checkInput: ToolInputCheck | undefined,
-): ToolEntry {
+): Omit<ToolEntry, 'key' | 'enabled'> {
   const input =
     config.inputSchema === undefined
       ? undefined
@@ -133,7 +133,7 @@ function toolEntry(
     execution: config.execution,
     _meta: config._meta,
   }) as Tool;
-  return { key: name, name, enabled: true, definition, config, input, output, handler };
+  return { name, definition, config, input, output, handler };
 }
 
 /** Refuses a tool's input schema at registration by throwing a `SchemaError` (see `Tools.checkInput`). */
@@ -173,7 +173,11 @@ export class Tools {
   /** See `McpServer.registerTool`. */
   register(name: string, config: AnyToolConfig, handler: ToolHandler<never>): RegisteredTool {
     this.#checkFree(name);
-    const entry = toolEntry(name, config, handler, this.#jsonSchema, this.checkInput);
+    const entry: ToolEntry = {
+      key: name,
+      enabled: true,
+      ...toolParts(name, config, handler, this.#jsonSchema, this.checkInput),
+    };
     if (!this.#server.declares(['tools'])) this.#server.registerCapabilities({ tools: { listChanged: true } });
     if (config.execution !== undefined) this.#anyExecution = true;
     this.#registry.add(entry);
@@ -181,20 +185,17 @@ export class Tools {
       const nextName = patch.name ?? entry.name;
       if (nextName !== entry.name) this.#checkFree(nextName);
       const { name: _name, handler: nextHandler, ...configPatch } = patch;
-      const next = toolEntry(
-        nextName,
-        { ...entry.config, ...configPatch },
-        nextHandler ?? entry.handler,
-        this.#jsonSchema,
-        this.checkInput,
+      Object.assign(
+        entry,
+        toolParts(
+          nextName,
+          { ...entry.config, ...configPatch },
+          nextHandler ?? entry.handler,
+          this.#jsonSchema,
+          this.checkInput,
+        ),
       );
-      if (next.config.execution !== undefined) this.#anyExecution = true;
-      entry.config = next.config;
-      entry.input = next.input;
-      entry.output = next.output;
-      entry.handler = next.handler;
-      entry.definition = next.definition;
-      entry.name = nextName;
+      if (entry.config.execution !== undefined) this.#anyExecution = true;
       this.#registry.updated(entry, nextName);
     });
   }

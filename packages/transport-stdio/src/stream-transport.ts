@@ -8,6 +8,7 @@ import {
   LineDecoder,
   type MessageInfo,
   parseMessage,
+  type RequestId,
   type Transport,
 } from '@mcpkit/jsonrpc-core';
 
@@ -228,31 +229,31 @@ export class StreamTransport implements Transport {
   #dropped(error: FrameTooLargeError): void {
     const { maxLineBytes, receivedBytes, head } = error.data;
     const kind = head.kind ?? (this.#answerInvalid ? 'request' : 'response');
-    const data = { maxMessageBytes: maxLineBytes, receivedBytes };
     const size = `at least ${receivedBytes} bytes, over the limit of ${maxLineBytes} bytes (maxMessageBytes)`;
+    const errorResponse = (id: RequestId | null, code: number, message: string): JsonRpcMessage => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code, message, data: { maxMessageBytes: maxLineBytes, receivedBytes } },
+    });
     let outcome = 'nobody to tell: no id could be read';
     if (kind === 'response' && head.id !== undefined) {
-      this.onmessage?.({
-        jsonrpc: '2.0',
-        id: head.id,
-        error: {
-          code: JsonRpcErrorCode.InternalError,
-          message: `The response to this request was dropped: it is ${size} of the receiving side`,
-          data,
-        },
-      });
+      this.onmessage?.(
+        errorResponse(
+          head.id,
+          JsonRpcErrorCode.InternalError,
+          `The response to this request was dropped: it is ${size} of the receiving side`,
+        ),
+      );
       outcome = `failed our request ${JSON.stringify(head.id)}`;
     } else if (kind === 'request' && (head.id !== undefined || this.#answerInvalid) && !this.#closed) {
       const id = head.id ?? null;
-      this.send({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: JsonRpcErrorCode.InvalidRequest,
-          message: `Message too large: it is ${size} of the receiver; it was dropped`,
-          data,
-        },
-      })?.catch(() => undefined);
+      this.send(
+        errorResponse(
+          id,
+          JsonRpcErrorCode.InvalidRequest,
+          `Message too large: it is ${size} of the receiver; it was dropped`,
+        ),
+      )?.catch(() => undefined);
       outcome = `answered id ${JSON.stringify(id)} with -32600`;
     }
     this.#log?.(`[mcpkit] dropped a message of ${size}; ${outcome}\n`);

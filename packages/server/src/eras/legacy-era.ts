@@ -27,16 +27,11 @@ export class LegacyEra implements EraStrategy {
     session: ServerSession | undefined,
   ): Promise<unknown> {
     const host = this.#host;
-    if (method === 'initialize') {
-      if (!host.hasMiddleware()) return this.#initialize(params, session);
-      return host.run(this.#openingContext(dctx, params, session), dctx, () => this.#initialize(params, session));
-    }
+    if (method === 'initialize') return this.#opening(dctx, params, session, () => this.#initialize(params, session));
     const version = session?.protocolVersion;
     if (version === undefined || session?.era !== 'legacy') {
-      if (method === 'ping' && host.rules.legacyVersions.length > 0) {
-        if (!host.hasMiddleware()) return {};
-        return host.run(this.#openingContext(dctx, params, session), dctx, () => ({}));
-      }
+      if (method === 'ping' && host.rules.legacyVersions.length > 0)
+        return this.#opening(dctx, params, session, () => ({}));
       throw host.rules.uninitializedError(method, params);
     }
     const handler = host.rules.gate(method, version, params, host.handler(method));
@@ -48,9 +43,8 @@ export class LegacyEra implements EraStrategy {
       session.clientInfo,
       session,
       session.logLevel,
-      host.loggingDeclared(),
       false,
-      host.inputRounds,
+      host,
     );
     return host.run(ctx, dctx, () => handler(params as never, ctx));
   }
@@ -66,25 +60,31 @@ export class LegacyEra implements EraStrategy {
     }
   }
 
-  /** The context middleware sees for `initialize` (and a `ping` before it): what the client says it speaks. */
-  #openingContext(
+  /**
+   * Answers `initialize` (or a `ping` before it) with `answer`, through the middleware when there is any: its context
+   * is what the client says it speaks.
+   */
+  #opening(
     dctx: DispatchContext,
     params: Record<string, unknown> | undefined,
     session: ServerSession | undefined,
-  ): ServerRequestContext {
+    answer: () => unknown,
+  ): unknown {
+    const host = this.#host;
+    if (!host.hasMiddleware()) return answer();
     const requested = params?.protocolVersion;
-    return new ServerRequestContext(
+    const ctx = new ServerRequestContext(
       dctx,
       'legacy',
-      typeof requested === 'string' ? requested : (this.#host.rules.legacyVersions[0] ?? ''),
+      typeof requested === 'string' ? requested : (host.rules.legacyVersions[0] ?? ''),
       isJsonObject(params?.capabilities) ? (params!.capabilities as never) : {},
       isJsonObject(params?.clientInfo) ? (params!.clientInfo as never) : undefined,
       session,
       undefined,
-      this.#host.loggingDeclared(),
       false,
-      this.#host.inputRounds,
+      host,
     );
+    return host.run(ctx, dctx, answer);
   }
 
   #initialize(params: Record<string, unknown> | undefined, session: ServerSession | undefined): InitializeResult {

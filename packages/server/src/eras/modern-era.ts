@@ -38,9 +38,8 @@ export class ModernEra implements EraStrategy {
       envelope.clientInfo,
       session,
       envelope.logLevel,
-      host.loggingDeclared(),
       mayAsk,
-      host.inputRounds,
+      host,
     );
     const rounds = host.inputRounds;
     if (!mayAsk || rounds === undefined) {
