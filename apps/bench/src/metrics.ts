@@ -69,6 +69,11 @@ export interface MetricDef {
   goal?: Goal;
   /** A figure derived from another metric: each implementation's median minus the floor's (cold start, node boot). */
   minusFloorOf?: string;
+  /**
+   * A difference of two process-wide readings that the process may lower on its own (RSS: the allocator returns
+   * pages), so a short run can read at or below zero.
+   */
+  mayDropBelowZero?: boolean;
 }
 
 /**
@@ -410,6 +415,7 @@ export const METRICS: MetricDef[] = withZodTwins([
     title: 'RSS per idle HTTP session (after GC)',
     unit: 'bytes',
     better: 'lower',
+    mayDropBelowZero: true,
   },
   ...httpMetrics(),
   ...wsMetrics(),
