@@ -13,7 +13,6 @@ export interface ProgressUpdatePayload {
   message?: string;
 }
 
-/** Methods whose requests must never be cancelled with `notifications/cancelled` (the spec forbids it). */
 /** Options for `createMcpPeerHooks`. */
 export interface McpPeerHooksOptions {
   /**
@@ -59,6 +58,7 @@ export function createMcpPeerHooks(options: McpPeerHooksOptions = {}): PeerHooks
       return { token: object.progressToken, progress };
     },
     cancellationNotification(request, reason) {
+      // The spec forbids cancelling `initialize` with `notifications/cancelled`.
       if (request.method === 'initialize') return undefined;
       if (sendCancellation && !sendCancellation(request)) return undefined;
       const text = reason instanceof Error ? reason.message : reason === undefined ? undefined : String(reason);

@@ -67,14 +67,14 @@ export function installResourceSubscriptions(server: Server): void {
     if (ctx.session !== undefined) subscribed.get(ctx.session)?.delete(uri);
     return {};
   });
+  const report = (error: unknown) => {
+    try {
+      server.onerror?.(toError(error));
+    } catch {
+      // A throwing onerror must not turn a failed notification into an unhandled rejection.
+    }
+  };
   server.resourceUpdates = (uri) => {
-    const report = (error: unknown) => {
-      try {
-        server.onerror?.(toError(error));
-      } catch {
-        // A throwing onerror must not turn a failed notification into an unhandled rejection.
-      }
-    };
     for (const session of server.sessions) {
       if (session.era === 'legacy' && subscribed.get(session)?.has(uri) === true) {
         session.notify('notifications/resources/updated', { uri }).catch(report);
