@@ -9,6 +9,7 @@ import {
   assertCapability,
   CapabilityError,
   type ClientCapabilities,
+  INPUT_REQUIRED_METHODS,
   isRequestMethod,
   methodAvailability,
 } from '@mcpkit/protocol';
@@ -56,15 +57,12 @@ export interface CallBehaviour {
 const NO_CALL_OPTIONS: CallOptions = Object.freeze({});
 const NO_BEHAVIOUR: CallBehaviour = Object.freeze({});
 
-/** The methods that may answer `input_required` (SEP-2322). */
-const MAY_NEED_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
 /**
  * How `client.request(method)` goes through the pipeline: the spec's request methods (protocol's method table) are
  * checked against the revision; a method the spec does not have is the app's own and is sent unchecked.
  */
 export function behaviourOf(method: string): CallBehaviour {
-  return { mayNeedInput: MAY_NEED_INPUT.has(method), custom: !isRequestMethod(method) };
+  return { mayNeedInput: INPUT_REQUIRED_METHODS.has(method), custom: !isRequestMethod(method) };
 }
 
 /**

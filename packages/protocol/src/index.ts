@@ -81,6 +81,7 @@ export {
   type ClientRequest,
   type ClientRequestMethod,
   type ClientRequests,
+  INPUT_REQUIRED_METHODS,
   type InterimResultOf,
   type McpNotification,
   type McpRequest,

@@ -13,7 +13,7 @@ import type {
   ServerRequest,
   WireResultOf,
 } from './methods.js';
-import { NotificationMethods, RequestMethods } from './methods.js';
+import { INPUT_REQUIRED_METHODS, NotificationMethods, RequestMethods } from './methods.js';
 import type { ModernRequestParams, ModernResult } from './types/common.js';
 import type { InputRequiredResult } from './types/input-requests.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from './types/sampling.js';
@@ -105,5 +105,15 @@ describe('method-name constants', () => {
     expect(new Set(Object.values(NotificationMethods)).size).toBe(Object.keys(NotificationMethods).length);
     expect(RequestMethods.ToolsCall).toBe('tools/call');
     expect(NotificationMethods.SubscriptionsAcknowledged).toBe('notifications/subscriptions/acknowledged');
+  });
+});
+
+describe('INPUT_REQUIRED_METHODS', () => {
+  it('holds exactly the requests whose interim result includes InputRequiredResult', () => {
+    type MayRequireInput = {
+      [M in RequestMethod]: InputRequiredResult extends InterimResultOf<M> ? M : never;
+    }[RequestMethod];
+    expectTypeOf<MayRequireInput>().toEqualTypeOf<'tools/call' | 'prompts/get' | 'resources/read'>();
+    expect([...INPUT_REQUIRED_METHODS].sort()).toEqual(['prompts/get', 'resources/read', 'tools/call']);
   });
 });

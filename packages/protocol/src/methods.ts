@@ -290,6 +290,17 @@ export const RequestMethods = {
   TasksUpdate: 'tasks/update',
 } as const satisfies Record<string, RequestMethod>;
 
+/**
+ * The requests that may answer `input_required` (2026-07-28, SEP-2322: no other method may): the methods whose
+ * `interim` includes `InputRequiredResult`. A server runs their handlers in input rounds; a client answers their
+ * input requests and retries.
+ */
+export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set<RequestMethod>([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+]);
+
 /** Notification method names as constants. */
 export const NotificationMethods = {
   Cancelled: 'notifications/cancelled',

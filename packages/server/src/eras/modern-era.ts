@@ -2,12 +2,10 @@
 // client info, log level); asking the client is a Multi Round-Trip Request (the handler runs again with the answers,
 // `requestState` carrying them between rounds); results are completed (`resultType`, `serverInfo`, cache hints); and
 // changes reach the `subscriptions/listen` streams that asked for them.
+import { INPUT_REQUIRED_METHODS } from '@mcpkit/protocol';
 import { type DispatchContext, ServerRequestContext } from '../context';
 import type { ServerSession } from '../session';
 import type { EraHost, EraStrategy } from './era-host';
-
-/** The methods whose handlers may ask the client (and so run in input rounds). */
-const MAY_ASK: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** The 2026-07-28 era's strategy. */
 export class ModernEra implements EraStrategy {
@@ -29,7 +27,7 @@ export class ModernEra implements EraStrategy {
     const envelope = rules.modernEnvelope(method, params, session);
     const version = envelope.protocolVersion;
     const handler = rules.gate(method, version, params, host.handler(method));
-    const mayAsk = MAY_ASK.has(method);
+    const mayAsk = INPUT_REQUIRED_METHODS.has(method);
     const ctx = new ServerRequestContext(
       dctx,
       'modern',
