@@ -3,13 +3,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServer, SchemaError, ToolResultError } from '../src/index';
 import { findJsonSchemaProblem } from '../src/json-schema-check';
-import { connect, type Harness, initialize, type Loose, modern } from './harness';
+import { closeHarnesses, connect, initialize, type Loose, modern } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const server = () => new McpServer({ name: 's', version: '1' });
 const ok = () => ({ content: [] });
@@ -120,7 +116,7 @@ describe('a malformed tool result is reported to the log and answered as a tool 
         const reported: Error[] = [];
         const mcp = new McpServer({ name: 's', version: '1' }, { onError: (error) => reported.push(error) });
         mcp.registerTool('broken', {}, () => result as Loose);
-        harness = await connect(mcp);
+        const harness = await connect(mcp);
         let answer: Loose;
         if (era === 'modern') {
           answer = await harness.client.request<Loose>('tools/call', modern({ name: 'broken' }));
@@ -143,7 +139,7 @@ describe('a malformed tool result is reported to the log and answered as a tool 
     try {
       const mcp = server();
       mcp.registerTool('sound', {}, () => ({ content: [{ type: 'audio', data: 'AA', mimeType: 'audio/wav' }] }));
-      harness = await connect(mcp);
+      const harness = await connect(mcp);
       await initialize(harness.client, '2024-11-05');
       const answer = await harness.client.request<Loose>('tools/call', { name: 'sound' });
       expect(answer.content[0].text).toBe(

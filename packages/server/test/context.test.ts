@@ -1,14 +1,9 @@
 import type { ProgressUpdatePayload } from '@mcpkit/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index';
-import { connect, type Harness, initialize, type Loose, modern, until } from './harness';
+import { closeHarnesses, connect, type Harness, initialize, type Loose, modern, until } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 function instrumented(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const server = new McpServer({ name: 's', version: '1' }, options);
@@ -37,7 +32,7 @@ const logLevels = (harness: Harness) =>
 describe('logging', () => {
   it('legacy: everything until logging/setLevel, then at or above the level', async () => {
     const { server } = instrumented();
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-06-18');
     await harness.client.request('tools/call', { name: 'chatty' });
     expect(logLevels(harness)).toEqual(['debug', 'info', 'warning', 'error']);
@@ -53,7 +48,7 @@ describe('logging', () => {
 
   it('modern: nothing without the request logLevel; at or above it with one', async () => {
     const { server } = instrumented();
-    harness = await connect(server);
+    const harness = await connect(server);
     await harness.client.request('tools/call', modern({ name: 'chatty' }));
     expect(logLevels(harness)).toEqual([]);
     await harness.client.request('tools/call', modern({ name: 'chatty' }, {}, { logLevel: 'info' }));
@@ -62,7 +57,7 @@ describe('logging', () => {
 
   it('sends nothing when the server does not declare logging', async () => {
     const { server } = instrumented({ logging: false });
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-11-25');
     await harness.client.request('tools/call', { name: 'chatty' });
     expect(logLevels(harness)).toEqual([]);
@@ -73,7 +68,7 @@ describe('progress', () => {
   for (const version of ['2024-11-05', '2025-11-25', 'modern'] as const) {
     it(`reports progress to the request's token (${version})`, async () => {
       const { server } = instrumented();
-      harness = await connect(server);
+      const harness = await connect(server);
       if (version !== 'modern') await initialize(harness.client, version);
       const updates: ProgressUpdatePayload[] = [];
       const params = version === 'modern' ? modern({ name: 'chatty' }) : { name: 'chatty' };
@@ -89,7 +84,7 @@ describe('progress', () => {
 
   it('sends no progress without a token', async () => {
     const { server } = instrumented();
-    harness = await connect(server);
+    const harness = await connect(server);
     await harness.client.request('tools/call', modern({ name: 'chatty' }));
     expect(harness.notifications.filter((n) => n.method === 'notifications/progress')).toEqual([]);
   });
@@ -99,7 +94,7 @@ describe('cancellation and context', () => {
   for (const era of ['legacy', 'modern'] as const) {
     it(`notifications/cancelled aborts the handler's signal (${era})`, async () => {
       const { server, seen } = instrumented();
-      harness = await connect(server, { messageInfo: { auth: { token: 'tok', clientId: 'app' } } });
+      const harness = await connect(server, { messageInfo: { auth: { token: 'tok', clientId: 'app' } } });
       if (era === 'legacy') await initialize(harness.client, '2025-11-25');
       const controller = new AbortController();
       const call = harness.client.request(
@@ -132,7 +127,7 @@ describe('subscriptions', () => {
 
   it('legacy: subscribe/unsubscribe per session; updated only for subscribed URIs', async () => {
     const server = docs();
-    harness = await connect(server);
+    const harness = await connect(server);
     const other = await connect(server);
     await initialize(harness.client, '2025-06-18');
     await initialize(other.client, '2025-06-18');
@@ -152,7 +147,7 @@ describe('subscriptions', () => {
 
   it('modern: listen acknowledges the honoured subset first, tags updates, and ends gracefully', async () => {
     const server = docs(); // no prompts registered: promptsListChanged is not honoured
-    harness = await connect(server);
+    const harness = await connect(server);
     const listen = harness.client.request<Loose>(
       'subscriptions/listen',
       modern({
@@ -188,7 +183,7 @@ describe('subscriptions', () => {
 
   it('modern: several listen streams on one connection are told apart by id', async () => {
     const server = docs();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = harness.client.request(
       'subscriptions/listen',
       modern({ notifications: { resourceSubscriptions: ['mem://a'] } }),

@@ -3,9 +3,9 @@ import { mcpPeerHooks } from '@mcpkit/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, type Server } from '../src/index';
 import {
+  closeHarnesses,
   connect,
   dropClientViolations,
-  type Harness,
   initialize,
   LEGACY_VERSIONS,
   type Loose,
@@ -23,18 +23,13 @@ function weather(): McpServer {
   return server;
 }
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 describe('legacy era: initialize', () => {
   for (const version of LEGACY_VERSIONS) {
     it(`negotiates ${version} and serves it`, async () => {
       const server = weather();
-      harness = await connect(server);
+      const harness = await connect(server);
       const result = await initialize(harness.client, version, { roots: {} });
       expect(result.protocolVersion).toBe(version);
       expect(result.serverInfo).toEqual({ name: 'weather', version: '1.2.0' });
@@ -53,19 +48,19 @@ describe('legacy era: initialize', () => {
   }
 
   it('answers an unknown version with the latest legacy one', async () => {
-    harness = await connect(weather(), { revision: '2025-11-25' });
+    const harness = await connect(weather(), { revision: '2025-11-25' });
     const result = await initialize(harness.client, '2099-01-01');
     expect(result.protocolVersion).toBe('2025-11-25');
   });
 
   it('answers an older unsupported version with the newest it supports', async () => {
     const server = new McpServer({ name: 's', version: '1' }, { protocolVersions: ['2025-06-18', '2026-07-28'] });
-    harness = await connect(server, { revision: '2025-06-18' });
+    const harness = await connect(server, { revision: '2025-06-18' });
     expect((await initialize(harness.client, '2024-11-05')).protocolVersion).toBe('2025-06-18');
   });
 
   it('rejects methods absent from the negotiated revision with -32601', async () => {
-    harness = await connect(weather());
+    const harness = await connect(weather());
     await initialize(harness.client, '2025-06-18');
     const discover = await rpcError(harness.client.request('server/discover', modern()));
     expect(discover.code).toBe(-32601);
@@ -80,7 +75,7 @@ describe('legacy era: initialize', () => {
   it('rejects methods whose capability the server did not declare with -32601', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool('t', {}, () => ({ content: [] }));
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-11-25');
     const error = await rpcError(harness.client.request('prompts/list', {}));
     expect(error.code).toBe(-32601);
@@ -89,7 +84,7 @@ describe('legacy era: initialize', () => {
 
   it('a modern-only server answers initialize with -32022 listing what it supports', async () => {
     const server = new McpServer({ name: 's', version: '1' }, { protocolVersions: [MODERN] });
-    harness = await connect(server, { revision: '2025-11-25' });
+    const harness = await connect(server, { revision: '2025-11-25' });
     const error = await rpcError(
       harness.client.request('initialize', {
         protocolVersion: '2025-11-25',
@@ -102,7 +97,7 @@ describe('legacy era: initialize', () => {
   });
 
   it('requests before initialize without an envelope get -32602 (modern-capable server)', async () => {
-    harness = await connect(weather());
+    const harness = await connect(weather());
     const error = await rpcError(harness.client.request('tools/list', {}));
     expect(error.code).toBe(-32602);
     expect(error.data.missing).toContain('io.modelcontextprotocol/protocolVersion');
@@ -113,7 +108,7 @@ describe('legacy era: initialize', () => {
 describe('modern era: the envelope', () => {
   it('completes results with resultType, serverInfo and cache hints', async () => {
     const server = weather();
-    harness = await connect(server);
+    const harness = await connect(server);
     const discover = await harness.client.request<Loose>('server/discover', modern());
     expect(discover.resultType).toBe('complete');
     expect(discover.supportedVersions).toEqual([MODERN, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
@@ -146,7 +141,7 @@ describe('modern era: the envelope', () => {
       contents: [{ uri, text: 'a' }],
     }));
     server.registerResource('b', 'mem://b', {}, (uri) => ({ contents: [{ uri, text: 'b' }] }));
-    harness = await connect(server);
+    const harness = await connect(server);
     expect(await harness.client.request('tools/list', modern())).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' });
     expect(await harness.client.request('resources/list', modern())).toMatchObject({ ttlMs: 5, cacheScope: 'private' });
     expect(await harness.client.request('resources/read', modern({ uri: 'mem://a' }))).toMatchObject({
@@ -160,7 +155,7 @@ describe('modern era: the envelope', () => {
   });
 
   it('missing envelope keys → -32602 naming them', async () => {
-    harness = await connect(weather(), { fixEra: false });
+    const harness = await connect(weather(), { fixEra: false });
     const error = await rpcError(
       harness.client.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } }),
     );
@@ -170,7 +165,7 @@ describe('modern era: the envelope', () => {
   });
 
   it('an unsupported version → -32022 with {supported, requested}', async () => {
-    harness = await connect(weather(), { revision: MODERN });
+    const harness = await connect(weather(), { revision: MODERN });
     const error = await rpcError(harness.client.request('tools/list', modern({}, {}, { version: '2030-01-01' })));
     expect(error.code).toBe(-32022);
     expect(error.data).toEqual({
@@ -184,7 +179,7 @@ describe('modern era: the envelope', () => {
   });
 
   it('methods absent from 2026-07-28 or ungated → -32601', async () => {
-    harness = await connect(weather());
+    const harness = await connect(weather());
     for (const method of ['ping', 'logging/setLevel', 'resources/subscribe', 'prompts/list', 'no/such-method']) {
       const error = await rpcError(harness.client.request(method, modern({ uri: 'file:///README.md', level: 'info' })));
       expect(error.code, method).toBe(-32601);
@@ -199,14 +194,14 @@ describe('modern era: the envelope', () => {
       seen.push(ctx.clientCapabilities);
       return { content: [] };
     });
-    harness = await connect(server);
+    const harness = await connect(server);
     await harness.client.request('tools/call', modern({ name: 'caps' }, { elicitation: {} }));
     await harness.client.request('tools/call', modern({ name: 'caps' }, {}));
     expect(seen).toEqual([{ elicitation: {} }, {}]);
   });
 
   it('stdio-like connections fix the era on the first request', async () => {
-    harness = await connect(weather());
+    const harness = await connect(weather());
     await harness.client.request('tools/list', modern());
     const error = await rpcError(
       harness.client.request('initialize', {
@@ -220,7 +215,7 @@ describe('modern era: the envelope', () => {
   });
 
   it('a server/discover probe does not fix the era: a client whose probe timed out can still initialize', async () => {
-    harness = await connect(weather());
+    const harness = await connect(weather());
     const discovered = await harness.client.request<Record<string, unknown>>('server/discover', modern());
     expect(discovered).toHaveProperty('supportedVersions');
     const result = await initialize(harness.client, '2025-11-25');
@@ -230,14 +225,14 @@ describe('modern era: the envelope', () => {
   });
 
   it('a legacy connection ignores a later envelope (the era is fixed)', async () => {
-    harness = await connect(weather(), { revision: '2025-06-18' });
+    const harness = await connect(weather(), { revision: '2025-06-18' });
     await initialize(harness.client, '2025-06-18');
     const list = await harness.client.request<Record<string, unknown>>('tools/list', modern());
     expect(list).not.toHaveProperty('resultType');
   });
 
   it('with fixEra: false, one connection serves both eras', async () => {
-    harness = await connect(weather(), { fixEra: false });
+    const harness = await connect(weather(), { fixEra: false });
     await initialize(harness.client, '2025-06-18');
     const legacy = await harness.client.request<Record<string, unknown>>('tools/list', {});
     expect(legacy).not.toHaveProperty('resultType');

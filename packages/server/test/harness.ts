@@ -36,7 +36,26 @@ export async function connect(
     notifications.push({ method: ctx.method, params: (params ?? {}) as Record<string, unknown> });
   };
   await client.connect(clientSide);
-  return { client, checked, session, notifications, close: () => client.close() };
+  const harness: Harness = { client, checked, session, notifications, close: () => client.close() };
+  opened.push(harness);
+  return harness;
+}
+
+/** The harnesses `connect` opened since the last {@link closeHarnesses}. */
+const opened: Harness[] = [];
+
+/**
+ * Checks the wire of every harness the test opened (a message that breaks the spec fails the test; see
+ * `dropClientViolations` for the tests that send one on purpose) and closes them. In a test file:
+ * `afterEach(closeHarnesses)`.
+ */
+export async function closeHarnesses(): Promise<void> {
+  const harnesses = opened.splice(0);
+  try {
+    for (const harness of harnesses) harness.checked.assertClean();
+  } finally {
+    await Promise.all(harnesses.map((harness) => harness.close()));
+  }
 }
 
 /** Params with the 2026-07-28 envelope. */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index';
 import {
+  closeHarnesses,
   connect,
   dropClientViolations,
-  type Harness,
   initialize,
   type Loose,
   modern,
@@ -12,12 +12,7 @@ import {
   until,
 } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const noop = () => ({ content: [] });
 
@@ -26,7 +21,7 @@ describe('handles and list_changed', () => {
     const server = new McpServer({ name: 's', version: '1' }, { listChangedDebounceMs: 10 });
     const a = server.registerTool('a', { description: 'first' }, () => ({ content: [{ type: 'text', text: 'a1' }] }));
     server.registerTool('b', {}, noop);
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-06-18');
     const names = async () =>
       ((await harness!.client.request<Loose>('tools/list', {})).tools as { name: string }[]).map((tool) => tool.name);
@@ -59,7 +54,7 @@ describe('handles and list_changed', () => {
     const server = new McpServer({ name: 's', version: '1' }, { listChangedDebounceMs: 1 });
     const prompt = server.registerPrompt('p', {}, () => ({ messages: [] }));
     const resource = server.registerResource('r', 'mem://r', {}, (uri) => ({ contents: [{ uri, text: '' }] }));
-    harness = await connect(server);
+    const harness = await connect(server);
     prompt.disable();
     await sleep(20);
     expect(harness.notifications).toEqual([]);
@@ -77,7 +72,7 @@ describe('handles and list_changed', () => {
     const server = new McpServer({ name: 's', version: '1' }, { listChangedDebounceMs: 1 });
     const tool = server.registerTool('t', {}, noop);
     server.registerPrompt('p', {}, () => ({ messages: [] }));
-    harness = await connect(server);
+    const harness = await connect(server);
     const controller = new AbortController();
     const listen = harness.client.request(
       'subscriptions/listen',
@@ -115,7 +110,7 @@ describe('pagination', () => {
   it('pages in registration order with opaque cursors', async () => {
     const server = new McpServer({ name: 's', version: '1' }, { pageSize: 3 });
     for (let index = 0; index < 8; index++) server.registerTool(`tool-${index}`, {}, noop);
-    harness = await connect(server);
+    const harness = await connect(server);
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 5; page++) {
@@ -133,7 +128,7 @@ describe('pagination', () => {
     const server = new McpServer({ name: 's', version: '1' }, { pageSize: 1 });
     server.registerTool('a', {}, noop);
     const b = server.registerTool('b', {}, noop);
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/list', modern());
     const cursor = first.nextCursor as string;
     for (const tampered of ['garbage!', `${cursor}x`, Buffer.from('1:999').toString('base64url'), 42]) {

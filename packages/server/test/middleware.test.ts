@@ -10,7 +10,7 @@ import {
   type ServerContext,
   type ServerMiddleware,
 } from '../src/index';
-import { connect, type Harness, initialize, type Loose, modern, rpcError, until } from './harness';
+import { closeHarnesses, connect, type Harness, initialize, type Loose, modern, rpcError, until } from './harness';
 
 // server.use(): one onion around every inbound request and notification, on sessions (stdio, WebSocket and HTTP
 // sessions are ServerSessions) and on Server.handle (stateless HTTP), in both eras. Transport-level proofs live in
@@ -22,10 +22,7 @@ declare module '../src/index' {
   }
 }
 
-const open: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((harness) => harness.close()));
-});
+afterEach(closeHarnesses);
 
 function server() {
   const mcp = new McpServer({ name: 'mw', version: '1.0.0' });
@@ -55,14 +52,12 @@ function server() {
 
 async function legacy(mcp: McpServer): Promise<Harness> {
   const harness = await connect(mcp, { revision: '2025-11-25' });
-  open.push(harness);
   await initialize(harness.client, '2025-11-25');
   return harness;
 }
 
 async function modernSession(mcp: McpServer): Promise<Harness> {
   const harness = await connect(mcp, { revision: '2026-07-28' });
-  open.push(harness);
   return harness;
 }
 
@@ -355,7 +350,6 @@ describe('server.use', () => {
     const mcp = server();
     mcp.use((ctx: ServerContext, next) => (ctx.method === 'notifications/initialized' ? undefined : next()));
     const harness = await connect(mcp, { revision: '2025-11-25' });
-    open.push(harness);
     await initialize(harness.client, '2025-11-25');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(harness.session.initialized).toBe(false);
@@ -377,7 +371,6 @@ describe('server.useOutbound', () => {
       return next();
     });
     const harness = await connect(mcp, { revision: '2025-11-25' });
-    open.push(harness);
     let rootsMeta: unknown;
     harness.client.setRequestHandler('roots/list', (params) => {
       rootsMeta = (params as Loose)?._meta;
@@ -446,6 +439,14 @@ describe('server.extend', () => {
     await until(() => seen.includes('ping'));
     expect(seen).toContain('mw com.example/echo');
     expect(seen).toContain('mw com.example/ping');
+    // No official schema knows an extension's methods: their messages are all the wire check may flag here.
+    const { violations } = harness.checked;
+    expect(violations.flatMap((violation) => violation.problems)).toEqual([
+      'com.example/echo is not a request in 2025-11-25',
+      'com.example/echo is not a request in 2025-11-25',
+      'com.example/ping is not a notification in 2025-11-25',
+    ]);
+    violations.length = 0;
   });
 
   it('lets an extension own the methods the spec assigns to it (tasks/get for the tasks extension)', () => {
@@ -532,7 +533,6 @@ describe('ctx.rebind (the seam tasks are built on)', () => {
   it('the same in the legacy era, where asks would otherwise be server→client requests', async () => {
     const { mcp, channel } = jobServer();
     const harness = await connect(mcp, { revision: '2025-11-25' });
-    open.push(harness);
     await initialize(harness.client, '2025-11-25', { elicitation: {} });
     const result = await harness.client.request<Loose>('tools/call', { name: 'job', arguments: {} });
     expect(result.content[0].text).toBe('started');

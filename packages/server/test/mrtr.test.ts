@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index';
 import {
+  closeHarnesses,
   connect,
   dropClientViolations,
   type Harness,
@@ -11,12 +12,7 @@ import {
   sleep,
 } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const FORM = {
   message: 'Which city?',
@@ -68,7 +64,7 @@ function asking(options: ConstructorParameters<typeof McpServer>[1] = {}) {
 describe('modern: multi round-trip requests', () => {
   it('input_required → retry with inputResponses + requestState → next ask → complete; code before an ask re-runs', async () => {
     const { server, runs, signals } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     const params = { name: 'plan', arguments: {} };
     const first = await harness.client.request<Loose>('tools/call', modern(params, ALL_CAPS));
     expect(first.resultType).toBe('input_required');
@@ -118,7 +114,7 @@ describe('modern: multi round-trip requests', () => {
 
   it('gathers concurrent asks into one input_required', async () => {
     const { server } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'both' }, ALL_CAPS));
     expect(first.inputRequests).toEqual({
       'roots-1': { method: 'roots/list' },
@@ -140,7 +136,7 @@ describe('modern: multi round-trip requests', () => {
 
   it('re-asks what the retry left unanswered, and ignores keys it did not ask', async () => {
     const { server } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'both' }, ALL_CAPS));
     const again = await harness.client.request<Loose>(
       'tools/call',
@@ -159,7 +155,7 @@ describe('modern: multi round-trip requests', () => {
 
   it('refuses answers that do not have the shape of their result (-32602)', async () => {
     const { server, runs } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'plan' }, ALL_CAPS));
     const error = await rpcError(
       harness.client.request(
@@ -177,7 +173,7 @@ describe('modern: multi round-trip requests', () => {
 
   it('works for prompts/get and resources/read; a retried read is not cacheable', async () => {
     const { server } = asking({ cacheHints: { default: { ttlMs: 1000, cacheScope: 'public' } } });
-    harness = await connect(server);
+    const harness = await connect(server);
     const prompt = await harness.client.request<Loose>('prompts/get', modern({ name: 'ask' }, ALL_CAPS));
     expect(prompt.resultType).toBe('input_required');
     const got = await harness.client.request<Loose>(
@@ -211,6 +207,7 @@ describe('modern: multi round-trip requests', () => {
   });
 
   describe('requestState is checked', () => {
+    let harness: Harness | undefined;
     async function firstRound() {
       const { server } = asking({ requestStateTtlMs: 200 });
       harness = await connect(server);
@@ -297,7 +294,7 @@ describe('modern: multi round-trip requests', () => {
 
   it('asks the request did not declare a capability for → -32021 with requiredCapabilities', async () => {
     const { server } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     const noElicit = await rpcError(harness.client.request('tools/call', modern({ name: 'plan' }, { sampling: {} })));
     expect(noElicit).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     const noUrl = await rpcError(harness.client.request('tools/call', modern({ name: 'url' }, { elicitation: {} })));
@@ -319,7 +316,7 @@ describe('modern: multi round-trip requests', () => {
 describe('legacy: real server→client requests', () => {
   it('elicitation, sampling and roots reach the client, answers reach the handler', async () => {
     const { server } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     const asked: string[] = [];
     harness.client.setRequestHandler('elicitation/create', (params) => {
       asked.push(`elicit ${(params as { message: string }).message}`);
@@ -343,7 +340,7 @@ describe('legacy: real server→client requests', () => {
 
   it('never sends an ask the client did not declare; the tool gets an error naming it', async () => {
     const { server } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     let asked = 0;
     harness.client.setRequestHandler('elicitation/create', () => {
       asked++;
@@ -358,7 +355,7 @@ describe('legacy: real server→client requests', () => {
 
   it('elicitation does not exist before 2025-06-18', async () => {
     const { server } = asking();
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-03-26', ALL_CAPS);
     const result = await harness.client.request<Loose>('tools/call', { name: 'plan' });
     expect(result.isError).toBe(true);

@@ -1,16 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index';
-import { connect, dropClientViolations, type Harness, initialize, type Loose, modern, rpcError } from './harness';
+import { closeHarnesses, connect, dropClientViolations, initialize, type Loose, modern, rpcError } from './harness';
 
 // Named input requests: `ctx.elicit(params, { key })` and `ctx.ask({ name: request, … })`, the same handler code in
 // both eras (2026-07-28 input_required keys; legacy server→client requests).
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const NAME = {
   message: 'What is your name?',
@@ -59,7 +54,7 @@ function namedServer() {
 describe('modern: named input requests', () => {
   it('names the inputRequests key, and the answer under that key completes the call', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'one' }, ALL_CAPS));
     expect(first.inputRequests).toEqual({ user_name: { method: 'elicitation/create', params: NAME } });
     const done = await harness.client.request<Loose>(
@@ -71,7 +66,7 @@ describe('modern: named input requests', () => {
 
   it('ask() sends every named request in one input_required and returns the answers by name', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'all' }, ALL_CAPS));
     expect(first.inputRequests).toEqual({
       user_name: { method: 'elicitation/create', params: NAME },
@@ -94,7 +89,7 @@ describe('modern: named input requests', () => {
 
   it('takes answers sent without a requestState (ephemeral flow), ignoring extra keys', async () => {
     const { server, runs } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const done = await harness.client.request<Loose>(
       'tools/call',
       modern({ name: 'one', inputResponses: { user_name: ALICE, extra: { action: 'accept' } } }, ALL_CAPS),
@@ -106,7 +101,7 @@ describe('modern: named input requests', () => {
 
   it('re-asks when the answers without requestState miss the key; checks their shape; refuses a non-object', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const again = await harness.client.request<Loose>(
       'tools/call',
       modern({ name: 'one', inputResponses: { wrong_key: ALICE } }, ALL_CAPS),
@@ -126,7 +121,7 @@ describe('modern: named input requests', () => {
 
   it('named rounds follow one another, each with a fresh requestState', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'mixed' }, ALL_CAPS));
     expect(Object.keys(first.inputRequests)).toEqual(['step1']);
     const second = await harness.client.request<Loose>(
@@ -144,7 +139,7 @@ describe('modern: named input requests', () => {
 
   it('a key asked twice in one run is an error naming it', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const first = await harness.client.request<Loose>('tools/call', modern({ name: 'twice' }, ALL_CAPS));
     const result = await harness.client.request<Loose>(
       'tools/call',
@@ -158,7 +153,7 @@ describe('modern: named input requests', () => {
 describe('legacy: the same named asks as server→client requests', () => {
   it('ask() sends the requests concurrently and returns the answers by name; a single named ask works too', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     const seen: string[] = [];
     harness.client.setRequestHandler('elicitation/create', () => {
       seen.push('elicitation/create');
@@ -185,7 +180,7 @@ describe('legacy: the same named asks as server→client requests', () => {
 
   it('ask() refuses, before sending anything, a request the client did not declare', async () => {
     const { server } = namedServer();
-    harness = await connect(server);
+    const harness = await connect(server);
     let sent = 0;
     harness.client.setRequestHandler('elicitation/create', () => {
       sent++;

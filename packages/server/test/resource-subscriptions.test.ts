@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installResourceSubscriptions, McpToolServer, resourceSubscriptionsOf, Server } from '../src/index';
 import {
+  closeHarnesses,
   connect,
   dropClientViolations,
-  type Harness,
   initialize,
   type Loose,
   modern,
@@ -12,12 +12,7 @@ import {
   until,
 } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 function lowLevel(): Server {
   const server = new Server({ name: 's', version: '1' }, { capabilities: { resources: { subscribe: true } } });
@@ -28,7 +23,7 @@ function lowLevel(): Server {
 describe('resource subscriptions', () => {
   it('a tools-only server has none: resources/subscribe is not a method it answers', async () => {
     const server = new McpToolServer({ name: 's', version: '1' });
-    harness = await connect(server.server);
+    const harness = await connect(server.server);
     await initialize(harness.client, '2025-06-18');
     const error = await rpcError(harness.client.request('resources/subscribe', { uri: 'mem://a' }));
     expect(error.code).toBe(-32601);
@@ -38,7 +33,7 @@ describe('resource subscriptions', () => {
   it('a low-level Server answers them once installed; its sessions hold no set until they subscribe', async () => {
     const server = lowLevel();
     installResourceSubscriptions(server);
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-06-18');
     const empty = resourceSubscriptionsOf(harness.session);
     expect(empty.size).toBe(0);
@@ -59,7 +54,7 @@ describe('resource subscriptions', () => {
   it('a low-level Server reaches 2026-07-28 listen streams that name the URI', async () => {
     const server = lowLevel();
     installResourceSubscriptions(server);
-    harness = await connect(server);
+    const harness = await connect(server);
     const listen = harness.client.request<Loose>(
       'subscriptions/listen',
       modern({ notifications: { resourceSubscriptions: ['mem://a'] } }),
@@ -79,7 +74,7 @@ describe('resource subscriptions', () => {
 
   it('without them, notifyResourceUpdated tells nobody and throws nothing', async () => {
     const server = lowLevel();
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-06-18');
     expect((await rpcError(harness.client.request('resources/subscribe', { uri: 'mem://a' }))).code).toBe(-32601);
     server.notifyResourceUpdated('mem://a');

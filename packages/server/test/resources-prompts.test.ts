@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, ResourceTemplate } from '../src/index';
-import { connect, type Harness, initialize, LEGACY_VERSIONS, type Loose, modern, rpcError } from './harness';
+import { closeHarnesses, connect, initialize, LEGACY_VERSIONS, type Loose, modern, rpcError } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 function library(): McpServer {
   const server = new McpServer({ name: 'library', version: '1' });
@@ -47,7 +42,7 @@ function library(): McpServer {
 
 describe('resources', () => {
   it('lists fixed resources then template listings; lists templates', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     const list = await harness.client.request<Loose>('resources/list', modern());
     expect(list.resources).toEqual([
       { uri: 'file:///README.md', name: 'readme', title: 'Read me', mimeType: 'text/markdown' },
@@ -61,7 +56,7 @@ describe('resources', () => {
   });
 
   it('reads fixed resources and routes template matches with their variables', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     const readme = await harness.client.request<Loose>('resources/read', modern({ uri: 'file:///README.md' }));
     expect(readme.contents[0].text).toBe('# Library');
     const book = await harness.client.request<Loose>(
@@ -74,19 +69,18 @@ describe('resources', () => {
   });
 
   it('resource not found: -32602 in 2026-07-28, -32002 in every legacy revision', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     const modernError = await rpcError(harness.client.request('resources/read', modern({ uri: 'nothing://here' })));
     expect(modernError).toMatchObject({ code: -32602, data: { uri: 'nothing://here' } });
     await harness.close();
     for (const version of LEGACY_VERSIONS) {
-      harness = await connect(library());
+      const harness = await connect(library());
       await initialize(harness.client, version);
       const legacyError = await rpcError(harness.client.request('resources/read', { uri: 'nothing://here' }));
       expect(legacyError, version).toMatchObject({ code: -32002, data: { uri: 'nothing://here' } });
       harness.checked.assertClean();
       await harness.close();
     }
-    harness = undefined;
   });
 
   it('a template handler that returns undefined answers "resource not found" in the code of the era', async () => {
@@ -97,7 +91,7 @@ describe('resources', () => {
       { mimeType: 'text/plain' },
       (uri, { slot }) => (slot === 'a1' ? { contents: [{ uri, text: 'occupied' }] } : undefined),
     );
-    harness = await connect(server);
+    let harness = await connect(server);
     const found = await harness.client.request<Loose>('resources/read', modern({ uri: 'shelf://a1' }));
     expect(found.contents[0].text).toBe('occupied');
     const missing = await rpcError(harness.client.request('resources/read', modern({ uri: 'shelf://z9' })));
@@ -111,7 +105,7 @@ describe('resources', () => {
   });
 
   it('completes template variables, with context', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     const complete = (argument: { name: string; value: string }, context?: Record<string, string>) =>
       harness!.client.request<Loose>(
         'completion/complete',
@@ -143,7 +137,7 @@ describe('resources', () => {
 
 describe('prompts', () => {
   it('lists arguments derived from the schema and validates them', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     const list = await harness.client.request<Loose>('prompts/list', modern());
     expect(list.prompts).toEqual([
       {
@@ -171,7 +165,7 @@ describe('prompts', () => {
   });
 
   it('completes prompt arguments (legacy 2025-06-18)', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     await initialize(harness.client, '2025-06-18');
     const result = await harness.client.request<Loose>('completion/complete', {
       ref: { type: 'ref/prompt', name: 'summarise' },
@@ -182,7 +176,7 @@ describe('prompts', () => {
   });
 
   it('completion works in 2024-11-05, which has no completions capability', async () => {
-    harness = await connect(library());
+    const harness = await connect(library());
     await initialize(harness.client, '2024-11-05');
     const result = await harness.client.request<Loose>('completion/complete', {
       ref: { type: 'ref/prompt', name: 'summarise' },

@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Server } from '../src/index';
-import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
+import { closeHarnesses, connect, initialize, type Loose, modern, rpcError } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 describe('low-level Server', () => {
   it('runs handlers registered per method, in both eras, with the era rules applied', async () => {
@@ -15,7 +10,7 @@ describe('low-level Server', () => {
     server.setRequestHandler('tools/list', (params, ctx) => ({
       tools: [{ name: `${ctx.era}-${params?.cursor ?? 'first'}`, inputSchema: { type: 'object' } }],
     }));
-    harness = await connect(server, { fixEra: false });
+    const harness = await connect(server, { fixEra: false });
     const fresh = await harness.client.request<Loose>('tools/list', modern());
     expect(fresh).toMatchObject({ resultType: 'complete', tools: [{ name: 'modern-first' }] });
     await initialize(harness.client, '2025-11-25');
@@ -29,7 +24,7 @@ describe('low-level Server', () => {
   it("serves an application's own methods without MCP gating", async () => {
     const server = new Server({ name: 'raw', version: '1' });
     server.setRequestHandler('x.example/echo', (params) => ({ echoed: params }));
-    harness = await connect(server, { revision: '2025-11-25' });
+    const harness = await connect(server, { revision: '2025-11-25' });
     await initialize(harness.client, '2025-11-25');
     expect(await harness.client.request('x.example/echo', { a: 1 })).toEqual({ echoed: { a: 1 } });
     // Not an MCP method: the checker flags both the request and its response, which it cannot know.
@@ -58,7 +53,7 @@ describe('low-level Server', () => {
   it('registerCapabilities opens gated methods at once', async () => {
     const server = new Server({ name: 's', version: '1' });
     server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
-    harness = await connect(server);
+    const harness = await connect(server);
     expect((await rpcError(harness.client.request('prompts/list', modern()))).code).toBe(-32601);
     server.registerCapabilities({ prompts: {} });
     expect(await harness.client.request<Loose>('prompts/list', modern())).toMatchObject({ prompts: [] });

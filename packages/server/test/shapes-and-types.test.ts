@@ -3,14 +3,9 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { type ArgsOf, McpServer, ResourceTemplate, type TemplateVariables } from '../src/index';
-import { connect, type Harness, type Loose, modern } from './harness';
+import { closeHarnesses, connect, type Loose, modern } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
 
@@ -27,7 +22,7 @@ describe('a raw shape ({ city: z.string() })', () => {
         return text(args);
       },
     );
-    harness = await connect(server);
+    const harness = await connect(server);
     const list = await harness.client.request<Loose>('tools/list', modern());
     expect(list.tools[0].inputSchema).toEqual({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -62,7 +57,7 @@ describe('a raw shape ({ city: z.string() })', () => {
     server.registerPrompt('p', { argsSchema: { topic: z.string(), tone: z.string().optional() } }, ({ topic }) => ({
       messages: [{ role: 'user', content: { type: 'text', text: topic } }],
     }));
-    harness = await connect(server);
+    const harness = await connect(server);
     const prompts = await harness.client.request<Loose>('prompts/list', modern());
     expect(prompts.prompts[0].arguments).toEqual([
       { name: 'topic', required: true },
@@ -160,7 +155,7 @@ describe('template variables are typed from the URI template', () => {
     );
     // @ts-expect-error: `name` is not a variable of the template
     new ResourceTemplate('users://{id}', { complete: { name: () => [] } });
-    harness = await connect(server);
+    const harness = await connect(server);
     const read = await harness.client.request<Loose>(
       'resources/read',
       modern({ uri: 'users://ada/profile?fields=a&fields=b' }),

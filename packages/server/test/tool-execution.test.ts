@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index';
-import { connect, type Harness, initialize, type Loose, modern } from './harness';
+import { closeHarnesses, connect, initialize, type Loose, modern } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 function server() {
   const mcp = new McpServer({ name: 's', version: '1' });
@@ -19,7 +14,7 @@ function server() {
 describe('Tool.execution (the seam @mcpkit/tasks reads)', () => {
   it('is listed in 2025-11-25 only, the revision whose Tool has it', async () => {
     for (const revision of ['2025-11-25', '2025-06-18'] as const) {
-      harness = await connect(server(), { revision });
+      const harness = await connect(server(), { revision });
       await initialize(harness.client, revision);
       const { tools } = await harness.client.request<Loose>('tools/list', {});
       const listed = tools.find((tool: Loose) => tool.name === 'task-able');
@@ -27,7 +22,6 @@ describe('Tool.execution (the seam @mcpkit/tasks reads)', () => {
       else expect(listed).not.toHaveProperty('execution');
       harness.checked.assertClean();
       await harness.close();
-      harness = undefined;
     }
     const response = (await server().handle({
       jsonrpc: '2.0',
@@ -68,7 +62,7 @@ describe('ListenStream.info', () => {
   it('carries the listen request’s MessageInfo (auth), so extensions can tell whose stream it is', async () => {
     const mcp = server();
     const auth = { token: 't', subject: 'ada' };
-    harness = await connect(mcp, { messageInfo: { auth } });
+    const harness = await connect(mcp, { messageInfo: { auth } });
     void harness.client.request('subscriptions/listen', modern({ notifications: { toolsListChanged: true } }));
     for (let round = 0; round < 100 && mcp.server.listenStreams.size === 0; round++) {
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputRounds, jsonSchemaCompiler, McpServer, McpToolServer, SchemaError, Server, serverOf } from '../src/index';
-import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
+import { closeHarnesses, connect, initialize, type Loose, modern, rpcError } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const echo = ({ text }: { text: string }) => ({ content: [{ type: 'text' as const, text }] });
 
@@ -16,7 +11,7 @@ describe('McpToolServer: the lean, tools-only server', () => {
   it('serves zod tools in both eras and declares tools (and logging) only', async () => {
     const server = new McpToolServer({ name: 'lean', version: '1' });
     server.registerTool('echo', { inputSchema: { text: z.string() } }, echo);
-    harness = await connect(server);
+    let harness = await connect(server);
     const modernCall = await harness.client.request<Loose>(
       'tools/call',
       modern({ name: 'echo', arguments: { text: 'hi' } }),
@@ -58,7 +53,7 @@ describe('McpToolServer: the lean, tools-only server', () => {
       { inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const },
       echo,
     );
-    harness = await connect(server);
+    const harness = await connect(server);
     const ok = await harness.client.request<Loose>('tools/call', modern({ name: 'echo', arguments: { text: 'a' } }));
     expect(ok.content).toEqual([{ type: 'text', text: 'a' }]);
     const bad = await harness.client.request<Loose>('tools/call', modern({ name: 'echo', arguments: { text: 1 } }));
@@ -96,7 +91,7 @@ describe('McpToolServer: the lean, tools-only server', () => {
       await ctx.ask({ roots: { method: 'roots/list' } });
       return { content: [] };
     });
-    harness = await connect(lean);
+    let harness = await connect(lean);
     const refused = await rpcError(harness.client.request('tools/call', modern({ name: 'confirm' }, caps)));
     expect(refused.code).toBe(-32603);
     expect(refused.message).toMatch(/inputRounds: new InputRounds\(\)/);

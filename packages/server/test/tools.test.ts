@@ -4,14 +4,9 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { McpServer, RegistrationError, SchemaError } from '../src/index';
-import { connect, type Harness, initialize, type Loose, modern, rpcError } from './harness';
+import { closeHarnesses, connect, initialize, type Loose, modern, rpcError } from './harness';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  harness?.checked.assertClean();
-  await harness?.close();
-  harness = undefined;
-});
+afterEach(closeHarnesses);
 
 const echo = (args: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(args) }] });
 
@@ -34,7 +29,7 @@ describe('tools with Standard Schema', () => {
         calls.push(args);
         return echo(args);
       });
-      harness = await connect(server);
+      const harness = await connect(server);
       const list = await harness.client.request<Loose>('tools/list', modern());
       expect(list.tools[0].inputSchema).toMatchObject({
         type: 'object',
@@ -66,7 +61,7 @@ describe('tools with Standard Schema', () => {
       seen = args.n;
       return { content: [] };
     });
-    harness = await connect(server);
+    const harness = await connect(server);
     await harness.client.request('tools/call', modern({ name: 't', arguments: { n: 'abcd' } }));
     expect(seen).toBe(4);
   });
@@ -92,7 +87,7 @@ describe('tools with plain JSON Schema', () => {
       const to = args.to as Point;
       return { content: [{ type: 'text', text: String(Math.hypot(to.x - from.x, to.y - from.y)) }] };
     });
-    harness = await connect(server);
+    const harness = await connect(server);
     const list = await harness.client.request<Loose>('tools/list', modern());
     expect(list.tools[0].inputSchema).toEqual(schema);
     const ok = await harness.client.request<Loose>(
@@ -123,7 +118,7 @@ describe('tools with plain JSON Schema', () => {
     } as const;
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool('tag', { inputSchema: schema }, (args) => echo(args));
-    harness = await connect(server);
+    const harness = await connect(server);
     expect((await harness.client.request<Loose>('tools/list', modern())).tools[0].inputSchema).toEqual(schema);
     expect(
       (await harness.client.request<Loose>('tools/call', modern({ name: 'tag', arguments: { tags: ['ab'] } }))).isError,
@@ -165,7 +160,7 @@ describe('tools with plain JSON Schema', () => {
     ).toThrow(/x-mcp-header/);
     const schema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } };
     server.registerTool('deploy', { inputSchema: schema }, () => ({ content: [] }));
-    harness = await connect(server);
+    const harness = await connect(server);
     expect((await harness.client.request<Loose>('tools/list', modern())).tools[0].inputSchema).toEqual(schema);
   });
 
@@ -208,7 +203,7 @@ describe('tool results', () => {
       if (mode === 'missing') return { content: [] };
       return { isError: true, content: [{ type: 'text', text: 'sensor offline' }] };
     });
-    harness = await connect(server);
+    const harness = await connect(server);
     const list = await harness.client.request<Loose>('tools/list', modern());
     expect(list.tools[0].outputSchema).toMatchObject({ type: 'object', properties: { celsius: { type: 'number' } } });
     expect((await harness.client.request<Loose>('tools/call', modern({ name: 'measure' }))).structuredContent).toEqual({
@@ -237,7 +232,7 @@ describe('tool results', () => {
       { type: 'resource', resource: { uri: 'file:///c.bin', blob: 'AAEC', mimeType: 'application/octet-stream' } },
     ] as const;
     server.registerTool('all', {}, () => ({ content: [...content] as never }));
-    harness = await connect(server);
+    const harness = await connect(server);
     expect((await harness.client.request<Loose>('tools/call', modern({ name: 'all' }))).content).toEqual(content);
   });
 
@@ -246,7 +241,7 @@ describe('tool results', () => {
     server.registerTool('boom', {}, () => {
       throw new Error('disk full');
     });
-    harness = await connect(server);
+    const harness = await connect(server);
     await initialize(harness.client, '2025-11-25');
     const result = await harness.client.request<Loose>('tools/call', { name: 'boom' });
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'disk full' }] });
