@@ -24,6 +24,7 @@ export interface DriverConfig {
   phases: Phase[];
   warmup: number;
   calls: number;
+  pipelinedWarmup: number;
   pipelinedCalls: number;
   inFlight: number;
   largeBytes: number;
@@ -142,7 +143,7 @@ async function pipelined(
   // The same window unmeasured first: the sequential phase never ran the code paths of many calls in flight (several
   // messages per chunk, many pending requests), and compiling them would otherwise land in a window of a few hundred
   // milliseconds. The WebSocket pipelined phase (concurrent.ts) runs this same function with the same counts.
-  await window(connection, config.inFlight, config.warmup, deadline);
+  await window(connection, config.inFlight, config.pipelinedWarmup, deadline);
   const serverBefore = await serverCpuMicros(connection.pid, config.cpuFile);
   const clientBefore = process.cpuUsage();
   const begin = performance.now();

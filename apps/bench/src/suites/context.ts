@@ -7,6 +7,8 @@ import type { Samples } from '../report';
 export interface Counts {
   warmup: number;
   calls: number;
+  /** Pipelined calls made unmeasured before the pipelined window (stdio and WebSocket alike). */
+  pipelinedWarmup: number;
   pipelinedCalls: number;
   largeBytes: number;
   largeCalls: number;

@@ -53,7 +53,8 @@ async function setupRound(context: SuiteContext, setup: StdioSetup & { both: boo
       else if (result.large) addSample(samples, 'stdio-big-ms', name, result.large.ms);
       const parts = [
         result.seq && `${Math.round(result.seq.callsPerSec)} seq calls/s`,
-        result.pipe && `${Math.round(result.pipe.callsPerSec)} pipelined calls/s`,
+        result.pipe &&
+          `${Math.round(result.pipe.callsPerSec)} pipelined calls/s (CPU per call: client ${result.pipe.clientCpuUsPerCall.toFixed(1)} µs, server ${result.pipe.serverCpuUsPerCall.toFixed(1)} µs)`,
         result.large && !result.large.error && `big ${Math.round(result.large.ms)} ms`,
       ];
       log(`  round ${round} ${label} stdio: ${parts.filter(Boolean).join(', ') || 'done'}`);

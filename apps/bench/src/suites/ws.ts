@@ -31,7 +31,7 @@ export async function wsRound(context: SuiteContext, name: (typeof WS_CLIENTS)[n
         warmupCalls: counts.networkWarmupCalls,
         durationMs: counts.networkDurationMs,
         // The stdio pipelined phase's counts (drive.ts): WebSocket ÷ stdio pipelined is one of issue 14's targets.
-        pipelined: { inFlight: WS_IN_FLIGHT, warmupCalls: counts.warmup, calls: counts.pipelinedCalls },
+        pipelined: { inFlight: WS_IN_FLIGHT, warmupCalls: counts.pipelinedWarmup, calls: counts.pipelinedCalls },
         wsModule: WS_MODULE,
         deadlineMs: counts.deadlineMs,
       });
