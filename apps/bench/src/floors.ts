@@ -3,7 +3,8 @@
 //
 // 1. "WebSocket pipelined ≥ stdio pipelined": the same hand-written newline-delimited JSON-RPC echo, 64 calls in
 //    flight, once over the pipes of a child process and once over a loopback TCP socket (no WebSocket framing, no SDK,
-//    one write per turn on the server). Any WebSocket rides on that TCP socket, so the TCP figure bounds them all.
+//    the answers to one chunk in one write on the server). Any WebSocket rides on that TCP socket, so the TCP figure
+//    bounds them all.
 // 2. "10 MB over HTTP ≤ 0.6× official v2": the four steps no implementation can skip for the bench's 10 MB `big`
 //    result, timed in one process: `JSON.stringify`, UTF-8 encoding, UTF-8 decoding, `JSON.parse`.
 //
