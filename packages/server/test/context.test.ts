@@ -43,7 +43,7 @@ describe('logging', () => {
     expect(logLevels(harness)).toEqual(['warning', 'error']);
     await harness.session.log('info', 'dropped');
     await harness.session.log('error', 'session-level');
-    await until(() => logLevels(harness!).length === 3);
+    await until(() => logLevels(harness).length === 3);
   });
 
   it('modern: nothing without the request logLevel; at or above it with one', async () => {
@@ -112,7 +112,7 @@ describe('cancellation and context', () => {
       controller.abort('user gave up');
       await until(() => seen.reason !== undefined);
       expect(String((seen.reason as { data?: { reason?: unknown } }).data?.reason)).toBe('user gave up');
-      await until(() => harness!.session.runningHandlerCount === 0);
+      await until(() => harness.session.runningHandlerCount === 0);
     });
   }
 });
@@ -134,7 +134,7 @@ describe('subscriptions', () => {
     await harness.client.request('resources/subscribe', { uri: 'mem://a' });
     server.notifyResourceUpdated('mem://a');
     server.notifyResourceUpdated('mem://b');
-    await until(() => harness!.notifications.length === 1);
+    await until(() => harness.notifications.length === 1);
     expect(harness.notifications[0]).toEqual({ method: 'notifications/resources/updated', params: { uri: 'mem://a' } });
     expect(other.notifications).toEqual([]);
     await harness.client.request('resources/unsubscribe', { uri: 'mem://a' });
@@ -155,7 +155,7 @@ describe('subscriptions', () => {
       }),
       { timeoutMs: 0 },
     );
-    await until(() => harness!.notifications.length === 1);
+    await until(() => harness.notifications.length === 1);
     expect(harness.notifications[0]).toEqual({
       method: 'notifications/subscriptions/acknowledged',
       params: {
@@ -165,7 +165,7 @@ describe('subscriptions', () => {
     });
     server.notifyResourceUpdated('mem://b');
     server.notifyResourceUpdated('mem://a');
-    await until(() => harness!.notifications.length === 2);
+    await until(() => harness.notifications.length === 2);
     expect(harness.notifications[1]).toEqual({
       method: 'notifications/resources/updated',
       params: { uri: 'mem://a', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } },
@@ -194,12 +194,12 @@ describe('subscriptions', () => {
       modern({ notifications: { resourceSubscriptions: ['mem://a', 'mem://b'] } }),
       { timeoutMs: 0 },
     );
-    await until(() => harness!.notifications.length === 2);
+    await until(() => harness.notifications.length === 2);
     server.notifyResourceUpdated('mem://b');
-    await until(() => harness!.notifications.length === 3);
+    await until(() => harness.notifications.length === 3);
     expect(harness.notifications[2]!.params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 2 });
     server.notifyResourceUpdated('mem://a');
-    await until(() => harness!.notifications.length === 5);
+    await until(() => harness.notifications.length === 5);
     const ids = harness.notifications
       .slice(3)
       .map((n) => (n.params._meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']);

@@ -20,6 +20,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The harnesses `connect` opened since the last {@link closeHarnesses}. */
+const opened: Harness[] = [];
+
 /** Connects a raw JSON-RPC client (with MCP hooks) to the server through a wire-checked in-memory pair. */
 export async function connect(
   server: McpToolServer | Server,
@@ -40,9 +43,6 @@ export async function connect(
   opened.push(harness);
   return harness;
 }
-
-/** The harnesses `connect` opened since the last {@link closeHarnesses}. */
-const opened: Harness[] = [];
 
 /**
  * Checks the wire of every harness the test opened (a message that breaks the spec fails the test; see

@@ -24,7 +24,7 @@ describe('handles and list_changed', () => {
     const harness = await connect(server);
     await initialize(harness.client, '2025-06-18');
     const names = async () =>
-      ((await harness!.client.request<Loose>('tools/list', {})).tools as { name: string }[]).map((tool) => tool.name);
+      ((await harness.client.request<Loose>('tools/list', {})).tools as { name: string }[]).map((tool) => tool.name);
     expect(await names()).toEqual(['a', 'b']);
 
     a.disable();
@@ -37,7 +37,7 @@ describe('handles and list_changed', () => {
     expect(await names()).toEqual(['a', 'b']); // position kept
     expect((await harness.client.request<Loose>('tools/list', {})).tools[0].description).toBe('updated');
     expect((await harness.client.request<Loose>('tools/call', { name: 'a' })).content[0].text).toBe('a2');
-    await until(() => harness!.notifications.length > 0);
+    await until(() => harness.notifications.length > 0);
     await sleep(30);
     // Five changes in one burst: one notification.
     expect(harness.notifications.map((n) => n.method)).toEqual(['notifications/tools/list_changed']);
@@ -47,7 +47,7 @@ describe('handles and list_changed', () => {
     a.remove();
     expect(await names()).toEqual(['b']);
     expect(() => a.enable()).toThrow(/removed/);
-    await until(() => harness!.notifications.length === 2);
+    await until(() => harness.notifications.length === 2);
   });
 
   it('prompts and resources notify too; nothing is sent to sessions before initialize', async () => {
@@ -61,7 +61,7 @@ describe('handles and list_changed', () => {
     await initialize(harness.client, '2025-11-25');
     prompt.enable();
     resource.update({ description: 'changed' });
-    await until(() => harness!.notifications.length === 2);
+    await until(() => harness.notifications.length === 2);
     expect(harness.notifications.map((n) => n.method).sort()).toEqual([
       'notifications/prompts/list_changed',
       'notifications/resources/list_changed',
@@ -83,7 +83,7 @@ describe('handles and list_changed', () => {
       },
     );
     listen.catch(() => {});
-    await until(() => harness!.notifications.length === 1);
+    await until(() => harness.notifications.length === 1);
     const listenId = 1; // the client's first request
     expect(harness.notifications[0]).toEqual({
       method: 'notifications/subscriptions/acknowledged',
@@ -93,7 +93,7 @@ describe('handles and list_changed', () => {
       },
     });
     tool.disable();
-    await until(() => harness!.notifications.length === 2);
+    await until(() => harness.notifications.length === 2);
     expect(harness.notifications[1]).toEqual({
       method: 'notifications/tools/list_changed',
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': listenId } },

@@ -42,7 +42,7 @@ describe('resource subscriptions', () => {
     expect([...resourceSubscriptionsOf(harness.session)]).toEqual(['mem://a']);
     server.notifyResourceUpdated('mem://b');
     server.notifyResourceUpdated('mem://a');
-    await until(() => harness!.notifications.length === 1);
+    await until(() => harness.notifications.length === 1);
     expect(harness.notifications[0]).toEqual({ method: 'notifications/resources/updated', params: { uri: 'mem://a' } });
     await harness.client.request('resources/unsubscribe', { uri: 'mem://a' });
     expect(resourceSubscriptionsOf(harness.session).size).toBe(0);
@@ -60,10 +60,10 @@ describe('resource subscriptions', () => {
       modern({ notifications: { resourceSubscriptions: ['mem://a'] } }),
       { timeoutMs: 0 },
     );
-    await until(() => harness!.notifications.length === 1);
+    await until(() => harness.notifications.length === 1);
     server.notifyResourceUpdated('mem://b');
     server.notifyResourceUpdated('mem://a');
-    await until(() => harness!.notifications.length === 2);
+    await until(() => harness.notifications.length === 2);
     expect(harness.notifications[1]).toMatchObject({
       method: 'notifications/resources/updated',
       params: { uri: 'mem://a', _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } },

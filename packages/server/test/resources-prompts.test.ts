@@ -107,7 +107,7 @@ describe('resources', () => {
   it('completes template variables, with context', async () => {
     const harness = await connect(library());
     const complete = (argument: { name: string; value: string }, context?: Record<string, string>) =>
-      harness!.client.request<Loose>(
+      harness.client.request<Loose>(
         'completion/complete',
         modern({
           ref: { type: 'ref/resource', uri: 'books://{author}/{title}{?edition}' },

@@ -275,6 +275,9 @@ async function big(
 
 /** Sessions opened and closed before measuring (see memoryPerSession). */
 const MEMORY_WARMUP_SESSIONS = 50;
+/** How long {@link settledReport} waits for a closed session's heap to be released: reads, and the time between them. */
+const MEMORY_SETTLE_READS = 10;
+const MEMORY_SETTLE_INTERVAL_MS = 50;
 
 /**
  * A server report once its heap has stopped shrinking: a closed session's sockets and streams are released a little
@@ -292,9 +295,6 @@ async function settledReport(report: () => Promise<ServerReport>): Promise<Serve
   }
   return last;
 }
-
-const MEMORY_SETTLE_READS = 10;
-const MEMORY_SETTLE_INTERVAL_MS = 50;
 
 async function memoryPerSession(
   open: (config: ConcurrentConfig) => Promise<Session>,
