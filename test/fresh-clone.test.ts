@@ -16,7 +16,8 @@ const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-fresh-clone-'));
 const clone = join(scratch, 'mcpkit');
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// A clone with its node_modules is tens of thousands of files: removing it takes a while on a busy machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 180_000);
 
 // The environment of a terminal, not of the npm/pnpm script this suite runs under: no npm_* or pnpm variables that
 // would make the clone's scripts believe they run inside another install.
