@@ -150,9 +150,11 @@ export type {
 } from './types/content.js';
 export type {
   BooleanSchema,
+  ElicitAnswer,
   ElicitationCompleteNotificationParams,
   ElicitationRequestedSchema,
   ElicitFieldValue,
+  ElicitFormSchema,
   ElicitRequest,
   ElicitRequestFormParams,
   ElicitRequestParams,
