@@ -24,6 +24,7 @@ export {
   requiredServerCapability,
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
+export { clientCapabilitiesFor } from './declared-capabilities.js';
 export {
   headerMismatchError,
   invalidEnvelopeError,
