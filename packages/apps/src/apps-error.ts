@@ -1,0 +1,19 @@
+import { defineCodedError } from '@mcpkit/jsonrpc-core';
+
+/**
+ * Thrown by `AppsServer` when a registration breaks a rule of MCP Apps, and by the host bridge when a view cannot be
+ * rendered. `data` names the tool or view and the field at fault.
+ */
+export class AppsError extends defineCodedError<
+  /** A view registration against the spec: a URI that is not `ui://`, a malformed `csp`/`permissions`/`domain`. */
+  | 'ERR_INVALID_VIEW'
+  /** A tool registration against the spec: a view that does not exist, an unknown visibility value. */
+  | 'ERR_INVALID_APP_TOOL'
+  /** View HTML larger than the limit (`DEFAULT_MAX_VIEW_HTML_BYTES` unless configured). */
+  | 'ERR_VIEW_TOO_LARGE'
+  /** The resource read for a view is not an MCP Apps view (wrong MIME type, no HTML). */
+  | 'ERR_NOT_A_VIEW'
+  /** The view did not finish its handshake or answer in time. */
+  | 'ERR_VIEW_TIMEOUT',
+  Record<string, unknown>
+>('AppsError', '@mcpkit/apps/AppsError') {}
