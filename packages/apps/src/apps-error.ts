@@ -13,7 +13,9 @@ export class AppsError extends defineCodedError<
   | 'ERR_VIEW_TOO_LARGE'
   /** The resource read for a view is not an MCP Apps view (wrong MIME type, no HTML). */
   | 'ERR_NOT_A_VIEW'
-  /** The view did not finish its handshake or answer in time. */
-  | 'ERR_VIEW_TIMEOUT',
+  /** The view did not finish its handshake in time. */
+  | 'ERR_VIEW_TIMEOUT'
+  /** Something was to be sent to the view before its `ui/notifications/initialized` (the spec forbids it). */
+  | 'ERR_NOT_INITIALIZED',
   Record<string, unknown>
 >('AppsError', '@mcpkit/apps/AppsError') {}

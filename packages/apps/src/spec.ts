@@ -137,7 +137,6 @@ export interface AppInitializeResult {
 /** A content block of a tool result or a message (text, image, audio, resource, resource link). */
 export interface AppContentBlock {
   type: string;
-  [key: string]: unknown;
 }
 
 /** A `tools/call` result as the view sees it (`ui/notifications/tool-result` params). */
@@ -146,7 +145,6 @@ export interface AppToolResult {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
-  [key: string]: unknown;
 }
 
 /** The method names of the extension's view↔host channel. */

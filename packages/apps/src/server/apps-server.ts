@@ -21,8 +21,9 @@ import {
   LEGACY_RESOURCE_URI_KEY,
   type ToolVisibility,
 } from '../spec';
+import { utf8Length } from '../utf8-length';
 import { visibilityOf, visibleToModel } from '../visibility';
-import { checkViewUiMeta, checkViewUri, checkVisibility, utf8Length } from './view-rules';
+import { checkViewUiMeta, checkViewUri, checkVisibility } from './view-rules';
 
 /** Options of `AppsServer`. */
 export interface AppsServerOptions {
