@@ -136,7 +136,20 @@ export interface AppInitializeResult {
 
 /** A content block of a tool result or a message (text, image, audio, resource, resource link). */
 export interface AppContentBlock {
+  /** `text`, `image`, `audio`, `resource_link`, `resource`. */
   type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  size?: number;
+  resource?: unknown;
+  annotations?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
 }
 
 /** A `tools/call` result as the view sees it (`ui/notifications/tool-result` params). */
