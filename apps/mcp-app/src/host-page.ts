@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       locale: navigator.language,
       platform: 'web',
       containerDimensions: { maxHeight: 800 },
-      toolInfo: { tool: { name } },
+      toolInfo: { tool: tool as unknown as { name: string; inputSchema: Record<string, unknown> } },
     },
     onopenlink: (url) => record('open-link', url),
     onmessage: (message) => record('message', message),

@@ -98,6 +98,7 @@ export async function start(options: StartOptions = {}): Promise<RunningMcpApp> 
   const pages = serve({
     '/': { type: 'text/html; charset=utf-8', body: hostPage.html },
     '/host.js': { type: 'text/javascript; charset=utf-8', body: hostPage.script },
+    '/favicon.ico': { type: 'image/x-icon', body: '' },
     ...options.pages,
   });
   main.on('request', (request, response) => {

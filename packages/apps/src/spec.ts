@@ -96,7 +96,11 @@ export interface ContainerDimensions {
 
 /** The host's environment, sent in the `ui/initialize` result and updated by `host-context-changed`. */
 export interface HostContext {
-  toolInfo?: { id?: string | number; tool: { name: string; [key: string]: unknown } };
+  /** The tool call that made the view: the JSON-RPC id of its `tools/call` and the tool's full definition. */
+  toolInfo?: {
+    id?: string | number;
+    tool: { name: string; inputSchema: Record<string, unknown>; [key: string]: unknown };
+  };
   theme?: 'light' | 'dark';
   styles?: { variables?: Record<string, string | undefined>; css?: { fonts?: string } };
   displayMode?: DisplayMode;
