@@ -45,7 +45,9 @@ export interface AppPermissions {
 
 /** `_meta.ui` of a view resource (in `resources/list` and in the contents of `resources/read`). */
 export interface AppResourceUiMeta {
+  /** The origins the view may reach (CSP); omitted: none, the spec's restrictive default. */
   csp?: AppCsp;
+  /** Browser features the view asks for (camera, microphone, geolocation, clipboard write). */
   permissions?: AppPermissions;
   /** A dedicated sandbox origin; its format is the host's. */
   domain?: string;

@@ -228,6 +228,9 @@ describe('the sandbox rules', () => {
     const html = sandboxProxyHtml({ hostOrigins: ['https://host.example</script>'] });
     expect(html).toContain('https://host.example\\u003c/script>');
     expect(html.match(/<\/script>/g)).toHaveLength(1);
+    // The embedded program (the proxy's main and the CSP functions, as source text) is valid JavaScript.
+    const script = html.slice(html.indexOf('<script>') + '<script>'.length, html.lastIndexOf('</script>'));
+    expect(() => new Function(script)).not.toThrow();
     expect(() => sandboxProxyHtml({ hostOrigins: [] })).toThrow(/at least one origin/);
   });
 });
