@@ -58,6 +58,19 @@ describe.runIf(installed)('the sample host and views, in headless Chromium', () 
     expect(sizes.at(-1)).toBeGreaterThan(150); // six bars, a heading and the buttons
     expect(seen.filter((event) => event.kind === 'rejected' || event.kind === 'error')).toEqual([]);
 
+    // A message that does not come from the view's frame is dropped and reported, never served.
+    const calls = app.notes.length;
+    await page.evaluate(() =>
+      window.postMessage(
+        { jsonrpc: '2.0', id: 'rogue', method: 'tools/call', params: { name: 'save_note', arguments: { title: 'x' } } },
+        '*',
+      ),
+    );
+    await expect
+      .poll(async () => (await events(page)).filter((event) => event.kind === 'rejected'))
+      .toEqual([{ kind: 'rejected', detail: { reason: 'source', origin: app.pageUrl.origin } }]);
+    expect(app.notes.length).toBe(calls);
+
     expect(await page.evaluate(() => window.mcpHost.teardown())).toBe('answered');
     expect(await page.locator('#view iframe').count()).toBe(0);
     await page.close();
