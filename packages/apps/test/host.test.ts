@@ -150,6 +150,35 @@ describe('AppBridge checks every message from the view', () => {
     });
   });
 
+  it('delivers partial input and cancellation to the view, and takes its messages when the host has onmessage', async () => {
+    const { client } = await hostClient();
+    closers.push(() => client.close());
+    const messages: Loose[] = [];
+    const bridge = new AppBridge({
+      client,
+      hostInfo: { name: 'h', version: '1' },
+      onmessage: (message) => {
+        messages.push(message);
+      },
+    });
+    const [hostSide, viewSide] = createLinkedTransports();
+    await bridge.connect(hostSide);
+    const view = new AppView({ name: 'v', version: '1' }, { transport: viewSide, autoResize: false });
+    const seen: Loose[] = [];
+    view.ontoolinputpartial = (params) => seen.push({ partial: params.arguments });
+    view.ontoolcancelled = (params) => seen.push({ cancelled: params.reason });
+    const init = await view.connect();
+    expect(init.hostCapabilities.message).toEqual({});
+    await bridge.initialized;
+    await bridge.sendToolInputPartial({ region: 'E' });
+    await bridge.sendToolCancelled('the user stopped it');
+    await view.sendMessage({ role: 'user', content: { type: 'text', text: 'more please' } });
+    await vi.waitFor(() => expect(seen).toEqual([{ partial: { region: 'E' } }, { cancelled: 'the user stopped it' }]));
+    expect(messages).toEqual([{ role: 'user', content: { type: 'text', text: 'more please' } }]);
+    await view.close();
+    await bridge.close();
+  });
+
   it('sends nothing to the view before ui/notifications/initialized', async () => {
     const { bridge, view } = await bridgeWithRawView();
     await expect(bridge.sendToolInput({})).rejects.toMatchObject({ code: 'ERR_NOT_INITIALIZED' });

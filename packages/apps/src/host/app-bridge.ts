@@ -52,6 +52,11 @@ export interface AppBridgeOptions {
   oninitialized?: (app: { appInfo: AppImplementation; appCapabilities: AppCapabilities }) => void;
   /** A problem that has no caller: a malformed message from the view, a notification the bridge dropped. */
   onerror?: (error: Error) => void;
+  /**
+   * The sandbox the host applied (`hostCapabilities.sandbox`: the CSP origins and permissions it granted), so the view
+   * can tell what it may use. `mountAppView` fills it from the view's metadata.
+   */
+  sandbox?: HostCapabilities['sandbox'];
   /** How long `teardown` waits for the view's answer to `ui/resource-teardown`, in milliseconds. Default 3 000. */
   teardownTimeoutMs?: number;
   /** How long a request to the view may take, in milliseconds. Default 30 000. */
@@ -247,6 +252,7 @@ export class AppBridge {
       ...(options.onopenlink && { openLinks: {} }),
       ...(options.onmessage && { message: {} }),
       ...(options.onupdatemodelcontext && { updateModelContext: {} }),
+      ...(options.sandbox !== undefined && { sandbox: options.sandbox }),
     };
   }
 

@@ -123,7 +123,13 @@ export async function mountAppView(options: MountAppViewOptions): Promise<Mounte
   const target = iframe.contentWindow;
   if (target === null) throw new AppsError('ERR_NOT_A_VIEW', 'mountAppView: the container is not in a document', {});
 
-  const bridge = new AppBridge(options);
+  const bridge = new AppBridge({
+    ...options,
+    sandbox: {
+      ...(ui.csp !== undefined && { csp: ui.csp }),
+      ...(ui.permissions !== undefined && { permissions: ui.permissions }),
+    },
+  });
   const proxyReady = new Promise<void>((resolve) => bridge.onsandboxready(resolve));
   const transport = new PostMessageTransport({
     target,
