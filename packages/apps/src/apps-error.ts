@@ -13,6 +13,8 @@ export class AppsError extends defineCodedError<
   | 'ERR_VIEW_TOO_LARGE'
   /** The resource read for a view is not an MCP Apps view (wrong MIME type, no HTML). */
   | 'ERR_NOT_A_VIEW'
+  /** The double iframe cannot be built: a sandbox URL on the host page's own origin, a container outside a document. */
+  | 'ERR_SANDBOX'
   /** The view did not finish its handshake in time. */
   | 'ERR_VIEW_TIMEOUT'
   /** Something was to be sent to the view before its `ui/notifications/initialized` (the spec forbids it). */

@@ -226,6 +226,44 @@ describe('mountAppView refuses what it must not render', () => {
   });
 });
 
+describe('mountAppView refuses a resource that is not a view', () => {
+  it('names the URI and the MIME type it found', async () => {
+    const { mcp, client } = await hostClient();
+    closers.push(() => client.close());
+    mcp.registerResource('notes', 'ui://test/notes', { mimeType: 'text/html' }, (uri) => ({
+      contents: [{ uri, mimeType: 'text/html', text: '<p>plain html</p>' }],
+    }));
+    const error = await mountAppView({
+      client,
+      hostInfo: { name: 'h', version: '1' },
+      resourceUri: 'ui://test/notes',
+      sandboxUrl: 'https://sandbox.example/proxy.html',
+      container: {} as HTMLElement,
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ERR_NOT_A_VIEW', data: { uri: 'ui://test/notes', mimeType: 'text/html' } });
+  });
+});
+
+describe('mountAppView refuses a sandbox on the page origin', () => {
+  it('names the sandbox URL', async () => {
+    const { client } = await hostClient();
+    closers.push(() => client.close());
+    vi.stubGlobal('location', new URL('https://host.example/chat'));
+    try {
+      const error = await mountAppView({
+        client,
+        hostInfo: { name: 'h', version: '1' },
+        resourceUri: 'ui://test/chart',
+        sandboxUrl: '/sandbox.html',
+        container: {} as HTMLElement,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'ERR_SANDBOX', data: { sandboxUrl: 'https://host.example/sandbox.html' } });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe('the sandbox rules', () => {
   it('builds the restrictive default CSP without csp, and only the declared origins with it', () => {
     expect(buildViewCsp(undefined)).toBe(

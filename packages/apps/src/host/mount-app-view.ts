@@ -105,7 +105,7 @@ export async function mountAppView(options: MountAppViewOptions): Promise<Mounte
   const sandboxUrl = new URL(options.sandboxUrl, location.href);
   if (sandboxUrl.origin === location.origin) {
     throw new AppsError(
-      'ERR_NOT_A_VIEW',
+      'ERR_SANDBOX',
       'mountAppView: the sandbox proxy must be served from another origin than the host page',
       {
         sandboxUrl: sandboxUrl.href,
@@ -121,7 +121,7 @@ export async function mountAppView(options: MountAppViewOptions): Promise<Mounte
   iframe.style.width = '100%';
   options.container.appendChild(iframe);
   const target = iframe.contentWindow;
-  if (target === null) throw new AppsError('ERR_NOT_A_VIEW', 'mountAppView: the container is not in a document', {});
+  if (target === null) throw new AppsError('ERR_SANDBOX', 'mountAppView: the container is not in a document', {});
 
   const bridge = new AppBridge({
     ...options,
