@@ -102,7 +102,10 @@ export async function start(options: StartOptions = {}): Promise<RunningMcpApp> 
     ...options.pages,
   });
   main.on('request', (request, response) => {
-    if ((request.url ?? '').startsWith('/mcp')) {
+    if (request.url === '/') {
+      // The page learns where the sandbox proxy is from its query: send a bare visit to the full address.
+      response.writeHead(302, { location: pageUrl.href }).end();
+    } else if ((request.url ?? '').startsWith('/mcp')) {
       void mcp(request, response);
     } else if (!pages(request, response)) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
