@@ -37,14 +37,13 @@ describe.runIf(installed)('interop with @modelcontextprotocol/ext-apps in headle
       start({
         port: 0,
         sandboxPort: 0,
-        configure: (apps, server) => {
+        configure: (apps) => {
           apps.registerView('official-view', 'ui://interop/official-view', { html: viewHtml });
           apps.registerAppTool('official_demo', { view: 'ui://interop/official-view' }, () => ({
             content: [{ type: 'text', text: 'demo' }],
             structuredContent: { answer: 42 },
           }));
           apps.registerAppTool('model_only_tool', { visibility: ['model'] }, () => ({ content: [] }));
-          void server;
         },
         pages: {
           '/official-host.html': {

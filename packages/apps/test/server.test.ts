@@ -28,6 +28,7 @@ function appServer(options: AppsServerOptions = {}) {
     content: [{ type: 'text', text: 'refreshed' }],
   }));
   mcp.registerTool('plain', { description: 'No view' }, () => ({ content: [{ type: 'text', text: 'plain' }] }));
+  apps.registerAppTool('bare', { description: 'No MCP Apps metadata at all' }, () => ({ content: [] }));
   return { mcp, apps };
 }
 
@@ -129,6 +130,7 @@ describe.each(ERAS)('AppsServer on the wire, %s', (version) => {
       ui: { resourceUri: 'ui://test/chart' },
       'ui/resourceUri': 'ui://test/chart',
     });
+    expect(tools.find((tool) => tool.name === 'bare')?._meta).toBeUndefined();
     expect(tools.find((tool) => tool.name === 'refresh')?._meta?.ui).toEqual({
       resourceUri: 'ui://test/chart',
       visibility: ['app'],
@@ -152,10 +154,10 @@ describe.each(ERAS)('AppsServer on the wire, %s', (version) => {
   it('hides app-only tools from a client without the extension and refuses its calls, naming the visibility', async () => {
     const { mcp } = appServer();
     const plain = await connect(mcp, version, false);
-    expect((await plain.listTools()).tools.map((tool) => tool.name)).toEqual(['sales', 'plain']);
+    expect((await plain.listTools()).tools.map((tool) => tool.name)).toEqual(['sales', 'plain', 'bare']);
     await expect(plain.callTool({ name: 'refresh' })).rejects.toThrow(/visibility \["app"\]/);
     const host = await connect(mcp, version, true);
-    expect((await host.listTools()).tools.map((tool) => tool.name)).toEqual(['sales', 'refresh', 'plain']);
+    expect((await host.listTools()).tools.map((tool) => tool.name)).toEqual(['sales', 'refresh', 'plain', 'bare']);
     expect((await host.callTool({ name: 'refresh' })).content).toEqual([{ type: 'text', text: 'refreshed' }]);
     await Promise.all([host.close(), plain.close()]);
   });

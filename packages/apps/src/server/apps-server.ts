@@ -202,12 +202,12 @@ export class AppsServer {
       ui.resourceUri = view;
     }
     if (visibility !== undefined) ui.visibility = checkVisibility(name, visibility);
-    const meta: Record<string, unknown> = {
-      ...toolConfig._meta,
-      ui: { ...(toolConfig._meta?.ui as object | undefined), ...ui },
-    };
+    const given = toolConfig._meta?.ui as object | undefined;
+    const meta: Record<string, unknown> = { ...toolConfig._meta };
+    if (given !== undefined || Object.keys(ui).length > 0) meta.ui = { ...given, ...ui };
     if (view !== undefined && this.#legacyKey) meta[LEGACY_RESOURCE_URI_KEY] = view;
-    return this.#server.registerTool(name, { ...toolConfig, _meta: meta } as ToolConfig<I, O>, handler);
+    const withMeta = Object.keys(meta).length > 0 ? { ...toolConfig, _meta: meta } : toolConfig;
+    return this.#server.registerTool(name, withMeta as ToolConfig<I, O>, handler);
   }
 
   #checkSize(name: string, html: string): string {
