@@ -99,6 +99,11 @@ describe('AppsServer registration rules', () => {
       'ERR_INVALID_APP_TOOL',
     );
     expect(notUi.data).toMatchObject({ tool: 'web', field: '_meta.ui.resourceUri' });
+    const handWritten = refusal(
+      () => apps.registerAppTool('meta', { _meta: { ui: { visibility: ['bot'] } } }, () => ({ content: [] })),
+      'ERR_INVALID_APP_TOOL',
+    );
+    expect(handWritten.data).toMatchObject({ tool: 'meta', field: '_meta.ui.visibility' });
     for (const visibility of [['agent'], [], ['app', 'app'], 'app']) {
       const error = refusal(
         // biome-ignore lint/suspicious/noExplicitAny: deliberately wrong input

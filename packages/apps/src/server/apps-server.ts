@@ -182,7 +182,11 @@ export class AppsServer {
     const I extends SchemaInput | undefined = undefined,
     const O extends SchemaInput | undefined = undefined,
   >(name: string, config: AppToolConfig<I, O>, handler: ToolHandler<I>): RegisteredTool {
-    const { view, visibility, ...toolConfig } = config;
+    const { view: viewOption, visibility: visibilityOption, ...toolConfig } = config;
+    // `_meta.ui` written by hand is held to the same rules as the options.
+    const given = toolConfig._meta?.ui as AppToolUiMeta | undefined;
+    const view = viewOption ?? given?.resourceUri;
+    const visibility = visibilityOption ?? given?.visibility;
     const ui: AppToolUiMeta = {};
     if (view !== undefined) {
       if (typeof view !== 'string' || !view.startsWith('ui://')) {
@@ -202,7 +206,6 @@ export class AppsServer {
       ui.resourceUri = view;
     }
     if (visibility !== undefined) ui.visibility = checkVisibility(name, visibility);
-    const given = toolConfig._meta?.ui as object | undefined;
     const meta: Record<string, unknown> = { ...toolConfig._meta };
     if (given !== undefined || Object.keys(ui).length > 0) meta.ui = { ...given, ...ui };
     if (view !== undefined && this.#legacyKey) meta[LEGACY_RESOURCE_URI_KEY] = view;
