@@ -15,7 +15,8 @@ import { codeBlocks } from '../tools/readme-check/src/blocks';
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
 const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-install-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// The project holds node_modules (TypeScript 7, tsx): removing it takes a while on a busy machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 180_000);
 
 const blocks = codeBlocks('README.md', readFileSync(join(root, 'README.md'), 'utf8')).filter(
   (block) => block.heading === 'Use mcpkit in your own project',
@@ -110,7 +111,7 @@ it('npm run pack, npm install of the tarballs in a fresh folder, then the README
 // flag, and once with skipLibCheck off so our own declarations are checked too.
 const CONSUMER_ESM = [
   "import { Client } from '@mcpkit/client';",
-  "import { InMemoryTransport } from '@mcpkit/jsonrpc-core';",
+  "import { createLinkedTransports } from '@mcpkit/jsonrpc-core';",
   "import { McpServer } from '@mcpkit/server';",
   "import { SseClientTransport, StreamableHttpClientTransport } from '@mcpkit/transport-http';",
   "import { StdioClientTransport, StdioServerTransport } from '@mcpkit/transport-stdio';",
@@ -129,7 +130,7 @@ const CONSUMER_ESM = [
   '  await client.connect(new SseClientTransport(url));',
   '  await client.connect(new WebSocketClientTransport(url));',
   "  await client.connect(new StdioClientTransport({ command: 'node', args: ['server.mjs'] }));",
-  '  const [serverSide, clientSide] = InMemoryTransport.createPair();',
+  '  const [serverSide, clientSide] = createLinkedTransports();',
   '  await server.connect(serverSide);',
   '  await client.connect(clientSide);',
   "  const result = await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });",
@@ -146,15 +147,24 @@ const CONSUMER_CJS = [
   "import mcpServer = require('@mcpkit/server');",
   "import http = require('@mcpkit/transport-http');",
   '',
-  'export async function connect(url: URL): Promise<number> {',
+  'async function connect(url: URL): Promise<number> {',
   "  const client = new mcpClient.Client({ name: 'consumer', version: '1.0.0' });",
   '  await client.connect(new http.StreamableHttpClientTransport(url));',
   '  const { tools } = await client.listTools();',
   '  return tools.length;',
   '}',
-  "export const server = new mcpServer.McpServer({ name: 'consumer', version: '1.0.0' });",
+  "const server = new mcpServer.McpServer({ name: 'consumer', version: '1.0.0' });",
+  'export = { connect, server };',
   '',
 ].join('\n');
+
+// A browser or edge bundle: only the packages whose root entry runs anywhere, and no @types/node.
+const CONSUMER_BUNDLED = CONSUMER_ESM.split('\n')
+  .filter(
+    (line) =>
+      !line.includes('transport-stdio') && !line.includes('StdioClientTransport') && !line.includes('serveOnStdio'),
+  )
+  .join('\n');
 
 const STRICT = {
   strict: true,
@@ -170,7 +180,7 @@ async function typeCheckConsumers(project: string): Promise<void> {
   await run('mkdir', ['-p', join(consumer, 'src')]);
   writeFileSync(join(consumer, 'src', 'consumer.mts'), CONSUMER_ESM);
   writeFileSync(join(consumer, 'src', 'consumer.cts'), CONSUMER_CJS);
-  writeFileSync(join(consumer, 'src', 'bundled.ts'), CONSUMER_ESM);
+  writeFileSync(join(consumer, 'src', 'bundled.ts'), CONSUMER_BUNDLED);
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', 'typescript@7'], {
     cwd: project,
     timeout: 240_000,
