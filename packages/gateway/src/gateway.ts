@@ -87,6 +87,12 @@ export class Gateway {
         );
       }
     }
+    // Declared up front: a legacy client reads capabilities once, and an upstream down now may list tools later.
+    this.server.server.registerCapabilities({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
     this.#mounts.set(namespace, mount);
     try {
       await mount.start();

@@ -89,16 +89,26 @@ export function sampleUpstream(name = 'upstream') {
 /** An upstream connection over an in-memory pair to `server`, in `version`; `transports` counts openings. */
 export function memoryUpstream(server: McpServer, version: string) {
   const opened: Transport[] = [];
+  /** The upstream's ends of the connections, to make it die. */
+  const serverSides: Transport[] = [];
+  /** How many of the next attempts fail as if the upstream were not there. */
+  const state = { failNext: 0, attempts: 0 };
   const connection: UpstreamConnection = {
     connect: { protocolVersion: version },
     transport: async () => {
+      state.attempts += 1;
+      if (state.failNext > 0) {
+        state.failNext -= 1;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+      }
       const [clientSide, serverSide] = createLinkedTransports();
       await server.connect(serverSide);
       opened.push(clientSide);
+      serverSides.push(serverSide);
       return clientSide;
     },
   };
-  return { connection, opened };
+  return { connection, opened, serverSides, state };
 }
 
 /** A gateway server, and a downstream client connected to it in `version`. */
