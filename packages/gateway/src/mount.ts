@@ -18,6 +18,7 @@ import {
   type ServerMiddleware,
   type ServerRequestContext,
 } from '@mcpkit/server';
+import { resultForDownstream } from './era-translation';
 import { type ItemFilter, passes } from './filter';
 import { GatewayError } from './gateway-error';
 import { MountNames } from './names';
@@ -239,10 +240,13 @@ export class Mount {
         { mount: this.namespace, method, status: this.#status },
       );
     }
+    // The downstream's envelope and progress token belong to its hop; only its other `_meta` keys travel on.
+    const { _meta: _hop, ...upstreamParams } = params;
     const meta = forwardableMeta(ctx);
+    if (meta !== undefined) upstreamParams._meta = meta;
     this.#inFlight.add(ctx);
     try {
-      return await client.request<R>(method, meta === undefined ? params : { ...params, _meta: meta }, {
+      const result = await client.request<R>(method, upstreamParams, {
         signal: ctx.signal,
         onProgress:
           ctx.progressToken === undefined
@@ -252,6 +256,7 @@ export class Mount {
         inputHandlers: this.#askerFor(ctx),
         cache: false,
       });
+      return resultForDownstream(result, ctx.era);
     } catch (error) {
       throw this.#failure(error, method);
     } finally {

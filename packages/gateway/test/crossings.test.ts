@@ -1,6 +1,6 @@
 import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mounted, PAIRINGS, until } from './harness';
+import { assertWireClean, LEGACY, MODERN, mounted, OLDEST, PAIRINGS, until } from './harness';
 
 type Setup = Awaited<ReturnType<typeof mounted>>;
 const open: Setup[] = [];
@@ -11,9 +11,13 @@ afterEach(async () => {
     await setup.front.close();
     await setup.upstream.server.close();
   }
+  assertWireClean();
 });
 
-async function start(pairing: (typeof PAIRINGS)[number], options: Parameters<typeof mounted>[1] = {}) {
+async function start(
+  pairing: { downstream: string; upstream: string; name: string },
+  options: Parameters<typeof mounted>[1] = {},
+) {
   const setup = await mounted(pairing, options);
   open.push(setup);
   return setup;
@@ -118,5 +122,35 @@ describe.each(PAIRINGS)('$name', (pairing) => {
     upstream.server.notifyResourceUpdated('file:///notes/a b.txt');
     await until(() => seen.includes('updated up+file:///notes/a b.txt'), 'the resource update');
     await subscription.close();
+  });
+});
+
+describe('era translation', () => {
+  it('a modern client reaches a 2024-11-05 upstream', async () => {
+    const setup = await start({ downstream: MODERN, upstream: OLDEST, name: 'modern → 2024-11-05' });
+    expect(setup.mount.client?.protocolVersion).toBe(OLDEST);
+    const result = await setup.client.callTool({ name: 'up_echo', arguments: { text: 'old' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'old' }]);
+    const note = await setup.client.readResource({ uri: 'up+file:///notes/a b.txt' });
+    expect(note.contents).toEqual([{ uri: 'up+file:///notes/a b.txt', text: 'note A' }]);
+  });
+
+  it('passes a modern upstream’s caching hints to a modern client and drops them for a legacy one', async () => {
+    for (const downstream of [MODERN, LEGACY]) {
+      const setup = await start({ downstream, upstream: MODERN, name: 'hints' });
+      setup.upstream.server.registerResource(
+        'cached',
+        'file:///cached.txt',
+        { cache: { ttlMs: 60_000, cacheScope: 'public' } },
+        (uri) => ({ contents: [{ uri, text: 'cached' }] }),
+      );
+      await until(async () => (await setup.client.listAllResources()).length === 2, 'the new resource');
+      const read = (await setup.client.request('resources/read', { uri: 'up+file:///cached.txt' })) as Record<
+        string,
+        unknown
+      >;
+      if (downstream === MODERN) expect([read.ttlMs, read.cacheScope]).toEqual([60_000, 'public']);
+      else expect('ttlMs' in read || 'cacheScope' in read || 'resultType' in read).toBe(false);
+    }
   });
 });

@@ -1,9 +1,20 @@
 import { Client, type ClientOptions } from '@mcpkit/client';
 import { createLinkedTransports, type Transport } from '@mcpkit/jsonrpc-core';
 import { McpServer, ResourceTemplate } from '@mcpkit/server';
+import { type CheckedTransport, checkWire } from '@mcpkit/testkit';
 import { Gateway, type GatewayOptions, type MountOptions, type UpstreamConnection } from '../src/index';
 
 export const LEGACY = '2025-11-25';
+export const OLDEST = '2024-11-05';
+
+/** Every server end of every connection the tests open, checked against the official schema of its revision. */
+export const wireChecks: CheckedTransport[] = [];
+
+/** Throws with every schema violation seen on any checked connection since the last call. */
+export function assertWireClean(): void {
+  const checks = wireChecks.splice(0);
+  for (const check of checks) check.assertClean();
+}
 export const MODERN = '2026-07-28';
 
 /** Every pairing of the downstream client's era with the upstream server's. */
@@ -102,9 +113,11 @@ export function memoryUpstream(server: McpServer, version: string) {
         throw new Error('connect ECONNREFUSED 127.0.0.1:1');
       }
       const [clientSide, serverSide] = createLinkedTransports();
-      await server.connect(serverSide);
+      const checked = checkWire(serverSide, { side: 'server' });
+      wireChecks.push(checked);
+      await server.connect(checked);
       opened.push(clientSide);
-      serverSides.push(serverSide);
+      serverSides.push(checked);
       return clientSide;
     },
   };
@@ -123,7 +136,9 @@ export async function gatewayWithClient(
   const client = new Client({ name: 'downstream', version: '1.0.0' }, clientOptions);
   const connectClient = async () => {
     const [clientSide, serverSide] = createLinkedTransports();
-    await front.connect(serverSide);
+    const checked = checkWire(serverSide, { side: 'server' });
+    wireChecks.push(checked);
+    await front.connect(checked);
     await client.connect(clientSide, { protocolVersion: version });
   };
   return { front, gateway, client, connectClient, warnings };
