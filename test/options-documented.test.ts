@@ -17,6 +17,7 @@ const PACKAGES = [
   'transport-websocket',
   'tasks',
   'skills',
+  'gateway',
   'middleware',
   'store-redis',
 ];

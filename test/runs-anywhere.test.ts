@@ -19,6 +19,7 @@ const RUNS_ANYWHERE = [
   '@mcpkit/tasks',
   '@mcpkit/middleware',
   '@mcpkit/skills',
+  '@mcpkit/gateway',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
