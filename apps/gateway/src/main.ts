@@ -10,6 +10,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 const token = process.env.GATEWAY_TOKEN ?? crypto.randomUUID();
 
 const started = await startUpstreams();
+// The audience tokens must name; with PORT=0 the real port is known only after listening, so give PORT in production.
 const resource = new URL(`http://${host}:${port}/mcp`);
 const app = await createGatewayApp({ resource, upstreams: started.upstreams, tokens: { [token]: 'you' } });
 const listening = await listen(app.handler, { port, host, path: '/mcp' });
