@@ -8,7 +8,7 @@ const apps = fileURLToPath(new URL('../..', import.meta.url));
 const tsxArgs = ['--import', 'tsx', '--conditions=@mcpkit/source'];
 
 /** Starts `apps/<app>/src/<entry>` with PORT=0 and resolves with the URL its output names. */
-function startApp(app: string, entry: string, pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+export function startApp(app: string, entry: string, pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...tsxArgs, `src/${entry}`], {
       cwd: `${apps}${app}`,
@@ -40,7 +40,8 @@ function startApp(app: string, entry: string, pattern: RegExp): Promise<{ child:
   });
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+/** Stops a process `startApp` started: SIGTERM, then SIGKILL after 5 s. */
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -48,6 +49,9 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/** What apps/everything-server prints once it listens. */
+export const EVERYTHING_LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/;
 
 /**
  * The three sample servers as upstreams: the everything-server and the WebSocket sample are started as processes on
@@ -59,7 +63,7 @@ export async function startUpstreams(): Promise<{
   close(): Promise<void>;
 }> {
   const [everything, ws] = await Promise.all([
-    startApp('everything-server', 'main.ts', /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/),
+    startApp('everything-server', 'main.ts', EVERYTHING_LISTENING),
     startApp('websocket', 'server.ts', /MCP over WebSocket listening on (ws:\/\/[\w.]+:\d+\/mcp)/),
   ]);
   return {

@@ -1,4 +1,5 @@
-import type { Era } from '@mcpkit/server';
+import type { ClientCapabilities, LoggingLevel } from '@mcpkit/protocol';
+import type { Era, ServerRequestContext } from '@mcpkit/server';
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
@@ -30,4 +31,26 @@ export function resultForDownstream<R>(result: R, era: Era): R {
 function hasServerInfo(record: Record<string, unknown>): boolean {
   const meta = record._meta;
   return typeof meta === 'object' && meta !== null && SERVER_INFO_KEY in meta;
+}
+
+/**
+ * The level the upstream should log a forwarded request at: the caller's. A legacy caller gets every entry until it
+ * sets a level (the revision's rule), so the upstream is asked for everything and the front server filters.
+ */
+export function upstreamLogLevel(ctx: ServerRequestContext): LoggingLevel | undefined {
+  if (ctx.era === 'modern') return ctx.logLevel;
+  return ctx.session?.logLevel ?? ctx.logLevel ?? 'debug';
+}
+
+/**
+ * What a forwarded request declares to a 2026-07-28 upstream: what its caller can answer of what the gateway passes on
+ * (sampling, elicitation, roots), so the upstream asks only what will be answered. Extensions are not crossed.
+ */
+export function upstreamCapabilities(ctx: ServerRequestContext): ClientCapabilities {
+  const caller = ctx.clientCapabilities;
+  const declared: ClientCapabilities = {};
+  if (caller.sampling !== undefined) declared.sampling = caller.sampling;
+  if (caller.elicitation !== undefined) declared.elicitation = caller.elicitation;
+  if (caller.roots !== undefined) declared.roots = caller.roots;
+  return declared;
 }

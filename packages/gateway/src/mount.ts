@@ -18,7 +18,7 @@ import {
   type ServerMiddleware,
   type ServerRequestContext,
 } from '@mcpkit/server';
-import { resultForDownstream } from './era-translation';
+import { resultForDownstream, upstreamCapabilities, upstreamLogLevel } from './era-translation';
 import { type ItemFilter, passes } from './filter';
 import { GatewayError } from './gateway-error';
 import { MountNames } from './names';
@@ -252,7 +252,8 @@ export class Mount {
           ctx.progressToken === undefined
             ? undefined
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
-        logLevel: ctx.logLevel,
+        logLevel: upstreamLogLevel(ctx),
+        clientCapabilities: upstreamCapabilities(ctx),
         inputHandlers: this.#askerFor(ctx),
         cache: false,
       });
@@ -451,11 +452,17 @@ export class Mount {
               ? 'prompts'
               : 'resources';
         if (this.#client !== client) return;
-        this.#sync(client, kind, false).catch((error) =>
-          this.#host.warn(`mount '${this.namespace}': ${kind} could not be listed again: ${String(error)}`, {
-            mount: this.namespace,
-          }),
-        );
+        this.#sync(client, kind, false)
+          .then((changed) => {
+            // The upstream's list changed and changed back (or in what the gateway does not keep, like order): the
+            // caller still hears of it, once, as it would from the upstream itself.
+            if (!changed) this.#host.server.server.sendListChanged(kind);
+          })
+          .catch((error) =>
+            this.#host.warn(`mount '${this.namespace}': ${kind} could not be listed again: ${String(error)}`, {
+              mount: this.namespace,
+            }),
+          );
       });
       this.#subscriptions.push(subscription);
     }
@@ -481,10 +488,10 @@ export class Mount {
     if (capabilities.resources !== undefined) await this.#sync(client, 'resources', first);
   }
 
-  async #sync(client: Client, kind: Kind, first: boolean): Promise<void> {
+  async #sync(client: Client, kind: Kind, first: boolean): Promise<boolean> {
     if (kind === 'tools') {
       const tools = await client.listAllTools();
-      this.#reconcile(
+      return this.#reconcile(
         this.#tools,
         tools.filter((tool) => passes(this.#options.tools, tool.name)),
         (tool) => this.names.exposed(tool.name, this.#options.rename?.tools),
@@ -494,7 +501,7 @@ export class Mount {
       );
     } else if (kind === 'prompts') {
       const prompts = await client.listAllPrompts();
-      this.#reconcile(
+      return this.#reconcile(
         this.#prompts,
         prompts.filter((prompt) => passes(this.#options.prompts, prompt.name)),
         (prompt) => this.names.exposed(prompt.name, this.#options.rename?.prompts),
@@ -507,7 +514,7 @@ export class Mount {
         client.listAllResources(),
         client.listAllResourceTemplates().catch(() => [] as WireResourceTemplate[]),
       ]);
-      this.#reconcile(
+      const resourcesChanged = this.#reconcile(
         this.#resources,
         resources.filter((resource) => passes(this.#options.resources, resource.uri)),
         (resource) => this.names.uri(resource.uri),
@@ -515,7 +522,7 @@ export class Mount {
         undefined,
         first,
       );
-      this.#reconcile(
+      const templatesChanged = this.#reconcile(
         this.#templates,
         templates.filter((template) => passes(this.#options.resources, template.uriTemplate)),
         (template) => this.names.uri(template.uriTemplate),
@@ -523,6 +530,7 @@ export class Mount {
         undefined,
         first,
       );
+      return resourcesChanged || templatesChanged;
     }
   }
 
@@ -538,13 +546,15 @@ export class Mount {
     register: (exposed: string, item: T) => Removable,
     claims: 'tool' | 'prompt' | undefined,
     first: boolean,
-  ): void {
+  ): boolean {
+    let changed = false;
     const wanted = new Map<string, T>();
     for (const item of items) wanted.set(exposedOf(item), item);
     for (const [exposed, entry] of current) {
       const item = wanted.get(exposed);
       if (item !== undefined && JSON.stringify(item) === entry.signature) continue;
       this.#unregister(current, exposed, claims);
+      changed = true;
     }
     for (const [exposed, item] of wanted) {
       if (current.has(exposed)) continue;
@@ -559,12 +569,14 @@ export class Mount {
           throw error;
         }
         current.set(exposed, { upstream, signature: JSON.stringify(item), handle });
+        changed = true;
       } catch (error) {
         const refused = this.#refusal(error, claims, exposed, upstream);
         if (first && GatewayError.is(refused)) throw refused;
         this.#host.warn(refused.message, { mount: this.namespace, name: exposed });
       }
     }
+    return changed;
   }
 
   /** A collision with the server's own registration, named as such; other registration errors as they are. */

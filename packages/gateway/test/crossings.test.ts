@@ -125,6 +125,26 @@ describe.each(PAIRINGS)('$name', (pairing) => {
   });
 });
 
+describe.each(PAIRINGS)('$name: a change that changes back', (pairing) => {
+  it('still reaches the caller, once', async () => {
+    const { client, upstream } = await start(pairing);
+    const tool = upstream.server.registerTool('flicker', { description: 'comes and goes' }, () => ({ content: [] }));
+    await until(async () => (await client.listAllTools()).some((item) => item.name === 'up_flicker'), 'the tool');
+    // The list_changed of the registration itself goes out after the registry changed: let it pass first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const seen: string[] = [];
+    const subscription = await client.subscribe({ toolsListChanged: true }, (notification) => {
+      seen.push(notification.method);
+    });
+    tool.disable();
+    tool.enable();
+    await until(() => seen.length > 0, 'list_changed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual(['notifications/tools/list_changed']);
+    await subscription.close();
+  });
+});
+
 describe('era translation', () => {
   it('a modern client reaches a 2024-11-05 upstream', async () => {
     const setup = await start({ downstream: MODERN, upstream: OLDEST, name: 'modern → 2024-11-05' });
