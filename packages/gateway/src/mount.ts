@@ -288,27 +288,35 @@ export class Mount {
   }
 
   /**
-   * Legacy upstreams ask outside any call (a server→client request names no request of ours): the newest forwarded
-   * request that may ask is the one that asks its client. With none in flight, the upstream gets -32603.
+   * The one forwarded request an upstream message outside any call belongs to. A legacy upstream's server→client
+   * request, and any upstream's log message, names no request of ours: with exactly one request in flight on this
+   * mount it is that one's; with several, guessing could show one caller another's question or log, so there is none.
    */
+  #soleCaller(): ServerRequestContext | undefined {
+    if (this.#inFlight.size !== 1) return undefined;
+    for (const ctx of this.#inFlight) return ctx;
+    return undefined;
+  }
+
   #asker(method: string): ServerRequestContext {
-    let asker: ServerRequestContext | undefined;
-    for (const ctx of this.#inFlight) if (ASKING_METHODS.has(ctx.method)) asker = ctx;
-    if (asker === undefined) {
+    const asker = this.#soleCaller();
+    if (asker === undefined || !ASKING_METHODS.has(asker.method)) {
+      const inFlight = this.#inFlight.size;
       throw new JsonRpcError(
         JsonRpcErrorCode.InternalError,
-        `mcpkit gateway: no downstream request of mount '${this.namespace}' is in flight to answer ${method}`,
-        { mount: this.namespace, method },
+        inFlight === 0
+          ? `mcpkit gateway: no request of mount '${this.namespace}' is in flight to answer ${method}`
+          : `mcpkit gateway: ${inFlight} requests of mount '${this.namespace}' are in flight and ${method} names none of them; ask within a 2026-07-28 input round to be answered`,
+        { mount: this.namespace, method, inFlight },
       );
     }
     return asker;
   }
 
   #logged(params: LoggingMessageNotificationParams): void {
-    let target: ServerRequestContext | undefined;
-    for (const ctx of this.#inFlight) target = ctx;
-    // A log entry outside any forwarded request has no downstream request whose level and stream it could use.
-    target?.log(params.level, params.data, params.logger).catch(() => {});
+    this.#soleCaller()
+      ?.log(params.level, params.data, params.logger)
+      .catch(() => {});
   }
 
   #failure(error: unknown, method: string): unknown {

@@ -48,9 +48,11 @@ async function frontFor(upstreamVersion: string) {
 describe.each(PAIRINGS)('over HTTP both ways: $name', (pairing) => {
   it('forwards a call whose upstream asks the downstream user, and never forwards the caller’s token', async () => {
     const url = await frontFor(pairing.upstream);
+    const events: string[] = [];
     const client = new Client(
       { name: 'downstream', version: '1.0.0' },
       {
+        onLogMessage: (entry) => events.push(`log ${entry.level}`),
         handlers: {
           elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
           sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' }),
@@ -66,10 +68,13 @@ describe.each(PAIRINGS)('over HTTP both ways: $name', (pairing) => {
       const progress: number[] = [];
       const echoed = await client.callTool(
         { name: 'up_echo', arguments: { text: 'over http' } },
-        { onProgress: (update) => progress.push(update.progress) },
+        { onProgress: (update) => progress.push(update.progress), logLevel: 'debug' },
       );
+      events.push('result');
       expect(echoed.content).toEqual([{ type: 'text', text: 'over http' }]);
       expect(progress).toEqual([1]);
+      // Every log entry of the call arrives before its result (a legacy caller hears everything until it sets a level).
+      expect(events).toEqual(['log info', 'log debug', 'result']);
       const asked = await client.callTool({ name: 'up_ask', arguments: {} });
       expect(asked.content).toEqual([{ type: 'text', text: 'hello Ada, ok, file:///work' }]);
     } finally {

@@ -127,4 +127,31 @@ describe('mount options', () => {
     expect(own.connected).toBe(true);
     expect(await client.listAllTools()).toEqual([]);
   });
+
+  it('never shows one caller another’s question: a legacy ask with several calls in flight is refused', async () => {
+    const { gateway, client, connectClient } = await setup(LEGACY);
+    const upstream = upstreamServer();
+    await gateway.mount('up', memoryUpstream(upstream.server, LEGACY).connection);
+    let asked = 0;
+    const elicitation = () => {
+      asked += 1;
+      return { action: 'accept' as const, content: { name: 'Ada' } };
+    };
+    const other = new Client({ name: 'other', version: '1.0.0' }, { handlers: { elicitation } });
+    cleanups.push(() => other.close());
+    await connectClient();
+    const [clientSide, serverSide] = createLinkedTransports();
+    await gateway.server.connect(serverSide);
+    await other.connect(clientSide, { protocolVersion: LEGACY });
+    const slow = client.callTool({ name: 'up_slow', arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await expect(other.callTool({ name: 'up_ask', arguments: {} })).rejects.toThrow(/2 requests of mount 'up'/);
+    expect(asked).toBe(0);
+    upstream.release();
+    await slow;
+    // Alone in flight, the same question reaches its caller.
+    const answered = await other.callTool({ name: 'up_ask', arguments: {} }).catch((error: Error) => error);
+    expect(asked).toBe(1);
+    expect(answered).toBeInstanceOf(Error); // the caller has no sampling handler: the next question fails
+  });
 });
