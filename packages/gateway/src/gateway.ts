@@ -156,7 +156,8 @@ export class Gateway {
       case 'prompts/get': {
         const kind = ctx.method === 'tools/call' ? 'tool' : 'prompt';
         const mount = typeof params.name === 'string' ? this.#owners[kind].get(params.name) : undefined;
-        return mount === undefined ? next() : this.#within(mount, ctx, next);
+        // The registry's handler forwards the call; only a mount's own middleware has to run around it here.
+        return mount === undefined || mount.middleware.length === 0 ? next() : this.#within(mount, ctx, next);
       }
       case 'resources/read': {
         const uri = typeof params.uri === 'string' ? params.uri : undefined;
@@ -186,6 +187,7 @@ export class Gateway {
   /** Runs a mount's own middleware around `inner`. */
   #within(mount: Mount, ctx: ServerContext, inner: () => Promise<unknown>): Promise<unknown> {
     const chain = mount.middleware;
+    if (chain.length === 0) return inner();
     const run = (index: number): Promise<unknown> =>
       index === chain.length ? inner() : Promise.resolve((chain[index] as ServerMiddleware)(ctx, () => run(index + 1)));
     return run(0);

@@ -241,9 +241,15 @@ export class Mount {
       );
     }
     // The downstream's envelope and progress token belong to its hop; only its other `_meta` keys travel on.
-    const { _meta: _hop, ...upstreamParams } = params;
+    let upstreamParams = params;
+    if ('_meta' in params) {
+      const { _meta: _hop, ...rest } = params;
+      upstreamParams = rest;
+    }
     const meta = forwardableMeta(ctx);
-    if (meta !== undefined) upstreamParams._meta = meta;
+    if (meta !== undefined) upstreamParams = { ...upstreamParams, _meta: meta };
+    // What only a 2026-07-28 upstream reads (per-request capabilities, input rounds) is built only for one.
+    const modern = client.era === 'modern';
     this.#inFlight.add(ctx);
     try {
       const result = await client.request<R>(method, upstreamParams, {
@@ -253,8 +259,8 @@ export class Mount {
             ? undefined
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
         logLevel: upstreamLogLevel(ctx),
-        clientCapabilities: upstreamCapabilities(ctx),
-        inputHandlers: this.#askerFor(ctx),
+        clientCapabilities: modern ? upstreamCapabilities(ctx) : undefined,
+        inputHandlers: modern ? this.#askerFor(ctx) : undefined,
         cache: false,
       });
       return resultForDownstream(result, ctx.era);

@@ -1,5 +1,5 @@
 import type { ConnectOptions } from '@mcpkit/client';
-import { type HeadersOption, StreamableHttpClientTransport } from '@mcpkit/transport-http';
+import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import { StdioClientTransport } from '@mcpkit/transport-stdio';
 import { WebSocketClientTransport, type WebSocketConstructor } from '@mcpkit/transport-websocket';
 import { WebSocket as NodeWebSocket } from 'ws';
@@ -12,7 +12,7 @@ import type { UpstreamConnection } from '../mount';
  */
 export type UpstreamDescription = (
   | { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
-  | { url: string | URL; fetch?: typeof fetch; headers?: HeadersOption & Record<string, string> }
+  | { url: string | URL; fetch?: typeof fetch; headers?: Record<string, string> }
 ) & {
   /** How the client connects (era, protocol version). */
   connect?: ConnectOptions;
