@@ -1,6 +1,7 @@
 import { Client, type ClientOptions, type ConnectOptions, type InputHandlers } from '@mcpkit/client';
 import { JsonRpcError, JsonRpcErrorCode, type Transport } from '@mcpkit/jsonrpc-core';
 import type {
+  CallToolResult,
   GetPromptResult,
   Implementation,
   LoggingMessageNotificationParams,
@@ -336,6 +337,28 @@ export class Mount {
     );
   }
 
+  /**
+   * Content blocks with the URIs of this mount's resources mapped (a `resource_link`, an embedded `resource`), so a
+   * caller can read what a tool or prompt points at through the gateway. Other blocks are kept as they are.
+   */
+  #downstreamBlocks<B>(blocks: B[]): B[] {
+    if (!Array.isArray(blocks)) return blocks;
+    let mapped: B[] | undefined;
+    blocks.forEach((block, index) => {
+      const item = block as { type?: unknown; uri?: unknown; resource?: { uri?: unknown } } | null;
+      let replaced: unknown;
+      if (item?.type === 'resource_link' && typeof item.uri === 'string') {
+        replaced = { ...item, uri: this.names.uri(item.uri) };
+      } else if (item?.type === 'resource' && typeof item.resource?.uri === 'string') {
+        replaced = { ...item, resource: { ...item.resource, uri: this.names.uri(item.resource.uri) } };
+      }
+      if (replaced === undefined) return;
+      mapped ??= [...blocks];
+      mapped[index] = replaced as B;
+    });
+    return mapped ?? blocks;
+  }
+
   #downstreamContents(result: ReadResourceResult): ReadResourceResult {
     if (this.names.uriPrefix === '' || !Array.isArray(result?.contents)) return result;
     return {
@@ -637,7 +660,13 @@ export class Mount {
         icons: tool.icons,
         _meta: tool._meta,
       },
-      (args, ctx) => this.forward(ctx, 'tools/call', { name: upstreamName, arguments: args ?? {} }),
+      async (args, ctx) => {
+        const result = await this.forward<CallToolResult>(ctx, 'tools/call', {
+          name: upstreamName,
+          arguments: args ?? {},
+        });
+        return this.names.uriPrefix === '' ? result : { ...result, content: this.#downstreamBlocks(result.content) };
+      },
     );
   }
 
@@ -660,11 +689,20 @@ export class Mount {
         icons: prompt.icons,
         _meta: prompt._meta,
       },
-      (args, ctx) =>
-        this.forward<GetPromptResult>(ctx, 'prompts/get', {
+      async (args, ctx) => {
+        const result = await this.forward<GetPromptResult>(ctx, 'prompts/get', {
           name: upstreamName,
           ...(args === undefined ? {} : { arguments: args }),
-        }),
+        });
+        if (this.names.uriPrefix === '' || !Array.isArray(result?.messages)) return result;
+        return {
+          ...result,
+          messages: result.messages.map((message) => {
+            const [content] = this.#downstreamBlocks([message.content]);
+            return content === message.content ? message : { ...message, content: content as typeof message.content };
+          }),
+        };
+      },
     );
   }
 

@@ -154,4 +154,36 @@ describe('mount options', () => {
     expect(asked).toBe(1);
     expect(answered).toBeInstanceOf(Error); // the caller has no sampling handler: the next question fails
   });
+
+  it('maps the resource URIs a tool or prompt points at, so the caller can read them through the gateway', async () => {
+    const { gateway, client, connectClient } = await setup();
+    const upstream = upstreamServer();
+    upstream.server.registerTool('point', { description: 'links a note' }, () => ({
+      content: [
+        { type: 'resource_link', uri: 'file:///notes/a b.txt', name: 'a note' },
+        { type: 'resource', resource: { uri: 'file:///files/x.txt', text: 'file x.txt' } },
+        { type: 'text', text: 'see above' },
+      ],
+    }));
+    upstream.server.registerPrompt('cite', { description: 'embeds a note' }, () => ({
+      messages: [
+        { role: 'user', content: { type: 'resource', resource: { uri: 'file:///notes/a b.txt', text: 'x' } } },
+      ],
+    }));
+    await gateway.mount('up', memoryUpstream(upstream.server, LEGACY).connection);
+    await connectClient();
+    const pointed = await client.callTool({ name: 'up_point', arguments: {} });
+    expect(pointed.content).toEqual([
+      { type: 'resource_link', uri: 'up+file:///notes/a b.txt', name: 'a note' },
+      { type: 'resource', resource: { uri: 'up+file:///files/x.txt', text: 'file x.txt' } },
+      { type: 'text', text: 'see above' },
+    ]);
+    const link = pointed.content[0] as { uri: string };
+    expect((await client.readResource({ uri: link.uri })).contents).toEqual([{ uri: link.uri, text: 'note A' }]);
+    const cited = await client.getPrompt({ name: 'up_cite' });
+    expect(cited.messages[0]?.content).toEqual({
+      type: 'resource',
+      resource: { uri: 'up+file:///notes/a b.txt', text: 'x' },
+    });
+  });
 });
