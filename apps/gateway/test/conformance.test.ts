@@ -69,7 +69,9 @@ describe.runIf(RUN)('conformance through the gateway', () => {
     const gatewayUrl = async () => {
       const front = new McpServer({ name: 'mcpkit-gateway', version: '1.0.0' });
       const gateway = new Gateway(front);
-      const mount = await gateway.mount('', upstream({ url: everything.url }));
+      const mount = await gateway.mount('', upstream({ url: everything.url }), {
+        extensions: { 'io.modelcontextprotocol/skills': ['skills/list', 'skills/get', 'resources/directory/read'] },
+      });
       expect(mount.status).toBe('up');
       const listening = await listen(createStreamableHttpHandler(front, { retryMs: 500 }), {
         port: 0,

@@ -44,13 +44,24 @@ export function upstreamLogLevel(ctx: ServerRequestContext): LoggingLevel | unde
 
 /**
  * What a forwarded request declares to a 2026-07-28 upstream: what its caller can answer of what the gateway passes on
- * (sampling, elicitation, roots), so the upstream asks only what will be answered. Extensions are not crossed.
+ * (sampling, elicitation, roots, and the extensions the mount crosses), so the upstream asks only what will be answered.
  */
-export function upstreamCapabilities(ctx: ServerRequestContext): ClientCapabilities {
+export function upstreamCapabilities(
+  ctx: ServerRequestContext,
+  crossed: Readonly<Record<string, unknown>> | undefined,
+): ClientCapabilities {
   const caller = ctx.clientCapabilities;
   const declared: ClientCapabilities = {};
   if (caller.sampling !== undefined) declared.sampling = caller.sampling;
   if (caller.elicitation !== undefined) declared.elicitation = caller.elicitation;
   if (caller.roots !== undefined) declared.roots = caller.roots;
+  const extensions = caller.extensions;
+  if (extensions !== undefined && crossed !== undefined) {
+    for (const id of Object.keys(crossed)) {
+      if (extensions[id] === undefined) continue;
+      declared.extensions ??= {};
+      declared.extensions[id] = extensions[id];
+    }
+  }
   return declared;
 }

@@ -71,6 +71,7 @@ export class Gateway {
       {
         server: this.server,
         claim: (kind, name, owner) => this.#claim(kind, name, owner),
+        crossExtension: (id, declaration, methods, owner) => this.#crossExtension(id, declaration, methods, owner),
         release: (kind, name) => this.#owners[kind].delete(name),
         warn: (message, data) => (this.#options.onWarning ?? console.warn)(message, data),
       },
@@ -116,6 +117,29 @@ export class Gateway {
     const mounts = [...this.#mounts.values()];
     this.#mounts.clear();
     await Promise.allSettled(mounts.map((mount) => mount.close()));
+  }
+
+  /** Extensions crossed so far, by id, with the mount whose upstream answers them. */
+  readonly #extensions = new Map<string, Mount>();
+
+  #crossExtension(id: string, declaration: Record<string, unknown>, methods: readonly string[], owner: Mount): void {
+    const taken = this.#extensions.get(id);
+    if (taken !== undefined) {
+      // The same mount reconnecting keeps what it registered; a second mount cannot answer the same methods.
+      if (taken !== owner) {
+        (this.#options.onWarning ?? console.warn)(
+          `Gateway: mount '${owner.namespace}' declares the extension '${id}', which mount '${taken.namespace}' already crosses; it is not crossed again`,
+          { mount: owner.namespace, other: taken.namespace, extension: id },
+        );
+      }
+      return;
+    }
+    this.#extensions.set(id, owner);
+    const forwarded: Record<string, (params: unknown, ctx: ServerRequestContext) => Promise<unknown>> = {};
+    for (const method of methods) {
+      forwarded[method] = (params, ctx) => owner.forward(ctx, method, (params ?? {}) as Record<string, unknown>);
+    }
+    this.server.extend({ id, declaration, methods: forwarded });
   }
 
   #claim(kind: 'tool' | 'prompt', name: string, owner: Mount): void {

@@ -75,6 +75,13 @@ export interface MountOptions {
   client?: Omit<ClientOptions, 'handlers' | 'capabilities' | 'onLogMessage' | 'cache'>;
   /** `clientInfo` the gateway presents upstream. Default `{ name: 'mcpkit-gateway', version: '0.0.0' }`. */
   clientInfo?: Implementation;
+  /**
+   * Extensions to cross, by id, each with the request methods it adds (e.g.
+   * `{ 'io.modelcontextprotocol/skills': ['skills/list', 'skills/get', 'resources/directory/read'] }`). One the upstream
+   * declares is advertised by the server with the upstream's declaration, and its methods are forwarded as they are
+   * (names and URIs inside them are not rewritten: mount such an upstream unnamespaced). Default none.
+   */
+  extensions?: Record<string, readonly string[]>;
 }
 
 /** Where a mount stands: `connecting` (first attempt), `up`, `down` (reconnecting, or given up), `closed`. */
@@ -83,6 +90,8 @@ export type MountStatus = 'connecting' | 'up' | 'down' | 'closed';
 /** What a mount reports to the gateway that owns it. */
 export interface MountHost {
   readonly server: McpServer;
+  /** Advertises an extension an upstream declares and routes its methods (once per id for the whole gateway). */
+  crossExtension(id: string, declaration: Record<string, unknown>, methods: readonly string[], mount: Mount): void;
   /** Claims a downstream name for this mount; throws `ERR_NAME_COLLISION` naming both owners. */
   claim(kind: 'tool' | 'prompt', name: string, owner: Mount): void;
   release(kind: 'tool' | 'prompt', name: string): void;
@@ -260,7 +269,7 @@ export class Mount {
             ? undefined
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
         logLevel: upstreamLogLevel(ctx),
-        clientCapabilities: modern ? upstreamCapabilities(ctx) : undefined,
+        clientCapabilities: modern ? upstreamCapabilities(ctx, this.#options.extensions) : undefined,
         inputHandlers: modern ? this.#askerFor(ctx) : undefined,
         cache: false,
       });
@@ -419,6 +428,11 @@ export class Mount {
     // Completions cross only if the server declares them; an upstream's declaration is the reason to.
     if (client.serverCapabilities?.completions !== undefined) {
       this.#host.server.server.registerCapabilities({ completions: {} });
+    }
+    const declared = client.serverCapabilities?.extensions ?? {};
+    for (const [id, methods] of Object.entries(this.#options.extensions ?? {})) {
+      const declaration = declared[id];
+      if (declaration !== undefined) this.#host.crossExtension(id, declaration, methods, this);
     }
     try {
       await this.#syncAll(client, first);

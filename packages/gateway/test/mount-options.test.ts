@@ -186,4 +186,26 @@ describe('mount options', () => {
       resource: { uri: 'up+file:///notes/a b.txt', text: 'x' },
     });
   });
+
+  it('crosses the extensions it is told to: advertised with the upstream’s declaration, methods forwarded', async () => {
+    for (const version of [MODERN, LEGACY]) {
+      const { gateway, client, connectClient, front } = await setup(version);
+      const upstream = upstreamServer();
+      upstream.server.extend({
+        id: 'com.example/echo',
+        declaration: { maxLength: 10 },
+        methods: { 'com.example/echo': (params) => ({ echoed: params }) },
+      });
+      await gateway.mount('', memoryUpstream(upstream.server, MODERN).connection, {
+        extensions: { 'com.example/echo': ['com.example/echo'], 'com.example/absent': ['com.example/absent'] },
+      });
+      await connectClient();
+      if (version === MODERN) {
+        expect(client.serverCapabilities?.extensions).toEqual({ 'com.example/echo': { maxLength: 10 } });
+      }
+      const answer = await client.request('com.example/echo', { text: 'hi' });
+      expect(answer).toMatchObject({ echoed: { text: 'hi' } });
+      expect(front.server.extensions.has('com.example/absent')).toBe(false);
+    }
+  });
 });
