@@ -1,6 +1,17 @@
 import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import { McpServer } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertWireClean, LEGACY, MODERN, mounted, OLDEST, PAIRINGS, until } from './harness';
+import {
+  assertWireClean,
+  gatewayWithClient,
+  LEGACY,
+  MODERN,
+  memoryUpstream,
+  mounted,
+  OLDEST,
+  PAIRINGS,
+  until,
+} from './harness';
 
 type Setup = Awaited<ReturnType<typeof mounted>>;
 const open: Setup[] = [];
@@ -153,6 +164,34 @@ describe('era translation', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'old' }]);
     const note = await setup.client.readResource({ uri: 'up+file:///notes/a b.txt' });
     expect(note.contents).toEqual([{ uri: 'up+file:///notes/a b.txt', text: 'note A' }]);
+  });
+
+  it('a legacy client reaches a 2026-07-28-only upstream, its questions asked as server→client requests', async () => {
+    const only = new McpServer({ name: 'modern-only', version: '1.0.0' }, { protocolVersions: [MODERN] });
+    only.registerTool('confirm', { description: 'Asks first' }, async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        mode: 'form',
+        message: 'Sure?',
+        requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } },
+      });
+      return { content: [{ type: 'text', text: `sure: ${String(answer.content?.sure)}` }] };
+    });
+    const setup = await gatewayWithClient(LEGACY, {
+      handlers: { elicitation: () => ({ action: 'accept', content: { sure: true } }) },
+    });
+    const mount = await setup.gateway.mount('m', memoryUpstream(only, 'auto').connection);
+    await setup.connectClient();
+    try {
+      expect(mount.client?.protocolVersion).toBe(MODERN);
+      expect(setup.client.protocolVersion).toBe(LEGACY);
+      const result = await setup.client.callTool({ name: 'm_confirm', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: 'sure: true' }]);
+    } finally {
+      await setup.client.close();
+      await setup.gateway.close();
+      await setup.front.close();
+      await only.close();
+    }
   });
 
   it('passes a modern upstream’s caching hints to a modern client and drops them for a legacy one', async () => {

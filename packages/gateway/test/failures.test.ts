@@ -76,6 +76,31 @@ describe.each([
   });
 });
 
+describe('an upstream slow to come back', () => {
+  it('is retried with growing delays, then left down after maxAttempts', async () => {
+    const front = await gatewayWithClient(MODERN);
+    const failing = sampleUpstream('never');
+    cleanups.push(async () => {
+      await front.gateway.close();
+      await front.front.close();
+      await failing.server.close();
+    });
+    const memory = memoryUpstream(failing.server, LEGACY);
+    memory.state.failNext = 100;
+    const started = Date.now();
+    const mount = await front.gateway.mount('up', memory.connection, {
+      reconnect: { initialDelayMs: 20, maxDelayMs: 40, maxAttempts: 3 },
+    });
+    await until(() => memory.state.attempts === 4, 'four attempts');
+    // 20, 40, 40 ms (each between half and all of it): at least 50 ms in all.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(memory.state.attempts).toBe(4);
+    expect(mount.status).toBe('down');
+    expect(front.warnings.filter((warning) => warning.includes('down'))).toHaveLength(4);
+  });
+});
+
 describe('an upstream returning garbage', () => {
   it('skips the items it cannot expose and fails a malformed result without taking the gateway down', async () => {
     const front = await gatewayWithClient(MODERN);

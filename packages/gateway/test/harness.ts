@@ -97,7 +97,7 @@ export function sampleUpstream(name = 'upstream') {
   return { server, seen, release: () => release?.() };
 }
 
-/** An upstream connection over an in-memory pair to `server`, in `version`; `transports` counts openings. */
+/** An upstream connection over an in-memory pair to `server`, in `version` (`auto`: probed); `state` counts attempts. */
 export function memoryUpstream(server: McpServer, version: string) {
   const opened: Transport[] = [];
   /** The upstream's ends of the connections, to make it die. */
@@ -105,7 +105,7 @@ export function memoryUpstream(server: McpServer, version: string) {
   /** How many of the next attempts fail as if the upstream were not there. */
   const state = { failNext: 0, attempts: 0 };
   const connection: UpstreamConnection = {
-    connect: { protocolVersion: version },
+    connect: version === 'auto' ? { era: 'auto' } : { protocolVersion: version },
     transport: async () => {
       state.attempts += 1;
       if (state.failNext > 0) {
