@@ -164,7 +164,11 @@ export class Mount {
   readonly #inFlight = new Set<ServerRequestContext>();
   /** Upstream URIs some downstream client subscribed to (kept across reconnections). */
   readonly #subscribedUris = new Set<string>();
+  /** The upstream's list-change subscription. */
   readonly #subscriptions: { close(): Promise<void> }[] = [];
+  /** One upstream subscription for every subscribed URI (one listen stream in 2026-07-28), replaced as URIs come. */
+  #resourceSubscription: { close(): Promise<void> } | undefined;
+  #resubscribing: Promise<void> = Promise.resolve();
 
   constructor(host: MountHost, namespace: string, upstream: Client | UpstreamConnection, options: MountOptions) {
     this.#host = host;
@@ -231,6 +235,8 @@ export class Mount {
     clearTimeout(this.#retry);
     this.#unregisterAll();
     const subscriptions = this.#subscriptions.splice(0);
+    if (this.#resourceSubscription !== undefined) subscriptions.push(this.#resourceSubscription);
+    this.#resourceSubscription = undefined;
     await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
     if (this.#owned()) await this.#client?.close();
   }
@@ -275,6 +281,11 @@ export class Mount {
       });
       return resultForDownstream(result, ctx.era);
     } catch (error) {
+      // A Client the gateway was given tells no one it closed: the first call that finds it closed takes it down.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (this.#client === client && (!client.connected || code === 'ERR_CONNECTION_CLOSED')) {
+        this.#down(error);
+      }
       throw this.#failure(error, method);
     } finally {
       this.#inFlight.delete(ctx);
@@ -292,7 +303,7 @@ export class Mount {
     if (this.#subscribedUris.has(upstreamUri)) return;
     this.#subscribedUris.add(upstreamUri);
     const client = this.client;
-    if (client !== undefined) await this.#subscribeUpstream(client, [upstreamUri]);
+    if (client !== undefined) await this.#subscribeUpstream(client);
   }
 
   #askerFor(ctx: ServerRequestContext): InputHandlers {
@@ -468,6 +479,7 @@ export class Mount {
     this.#client = undefined;
     this.#transport = undefined;
     this.#subscriptions.length = 0;
+    this.#resourceSubscription = undefined;
     this.#unregisterAll();
     if (wasUp) this.#upSince = deferred();
     this.#host.warn(`mount '${this.namespace}': the upstream is down: ${String((error as Error)?.message ?? error)}`, {
@@ -517,17 +529,28 @@ export class Mount {
       });
       this.#subscriptions.push(subscription);
     }
-    if (this.#subscribedUris.size > 0) await this.#subscribeUpstream(client, [...this.#subscribedUris]);
+    if (this.#subscribedUris.size > 0) await this.#subscribeUpstream(client);
   }
 
-  async #subscribeUpstream(client: Client, uris: string[]): Promise<void> {
-    if (client.serverCapabilities?.resources?.subscribe !== true) return;
-    const subscription = await client.subscribe({ resources: uris }, (notification) => {
-      if (notification.method === 'notifications/resources/updated') {
-        this.#host.server.notifyResourceUpdated(this.names.uri(notification.params.uri));
-      }
-    });
-    this.#subscriptions.push(subscription);
+  /**
+   * Subscribes upstream to every URI subscribed so far with one subscription, then ends the one it replaces (one at a
+   * time). A legacy upstream sees `resources/subscribe` once per URI (the client counts references); a 2026-07-28 one
+   * keeps one listen stream for the mount.
+   */
+  #subscribeUpstream(client: Client): Promise<void> {
+    const run = async () => {
+      if (client.serverCapabilities?.resources?.subscribe !== true || this.#client !== client) return;
+      const subscription = await client.subscribe({ resources: [...this.#subscribedUris] }, (notification) => {
+        if (notification.method === 'notifications/resources/updated') {
+          this.#host.server.notifyResourceUpdated(this.names.uri(notification.params.uri));
+        }
+      });
+      const replaced = this.#resourceSubscription;
+      this.#resourceSubscription = subscription;
+      await replaced?.close();
+    };
+    this.#resubscribing = this.#resubscribing.then(run, run);
+    return this.#resubscribing;
   }
 
   // ---- registration ----

@@ -208,4 +208,19 @@ describe('mount options', () => {
       expect(front.server.extensions.has('com.example/absent')).toBe(false);
     }
   });
+
+  it('takes a given Client’s items away when a call finds it closed', async () => {
+    const { gateway, client, connectClient } = await setup();
+    const upstream = upstreamServer();
+    const [clientSide, serverSide] = createLinkedTransports();
+    await upstream.server.connect(serverSide);
+    const own = new Client({ name: 'mine', version: '1.0.0' });
+    await own.connect(clientSide, { protocolVersion: MODERN });
+    const mount = await gateway.mount('up', own);
+    await connectClient();
+    await serverSide.close();
+    await expect(client.callTool({ name: 'up_echo', arguments: { text: 'x' } })).rejects.toThrow(/mount 'up'/);
+    expect(mount.status).toBe('down');
+    expect(await client.listAllTools()).toEqual([]);
+  });
 });
