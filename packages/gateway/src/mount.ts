@@ -152,7 +152,6 @@ export class Mount {
   readonly #middleware: readonly ServerMiddleware[];
   #status: MountStatus = 'connecting';
   #client: Client | undefined;
-  #transport: Transport | undefined;
   #attempt = 0;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #upSince = deferred();
@@ -414,18 +413,18 @@ export class Mount {
 
   async #connect(first: boolean): Promise<void> {
     const upstream = this.#upstream;
-    let client: Client;
+    const client = upstream instanceof Client ? upstream : this.#newClient();
+    let opened: Transport | undefined;
     try {
       if (upstream instanceof Client) {
-        client = upstream;
         if (!client.connected) throw new Error('the given Client is not connected');
       } else {
-        client = this.#newClient();
-        const transport = new WatchedTransport(await upstream.transport(), () => this.#lost(client));
-        this.#transport = transport;
-        await client.connect(transport, upstream.connect);
+        opened = new WatchedTransport(await upstream.transport(), () => this.#lost(client));
+        await client.connect(opened, upstream.connect);
       }
     } catch (error) {
+      // A transport that opened (a spawned process, a socket) before the handshake failed is closed, not leaked.
+      await opened?.close().catch(() => {});
       this.#down(error);
       return;
     }
@@ -477,7 +476,6 @@ export class Mount {
     const wasUp = this.#status === 'up';
     this.#status = 'down';
     this.#client = undefined;
-    this.#transport = undefined;
     this.#subscriptions.length = 0;
     this.#resourceSubscription = undefined;
     this.#unregisterAll();
