@@ -31,6 +31,7 @@ const layers = {
   apps: 3,
   middleware: 3,
   'store-redis': 4,
+  gateway: 4,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -30,6 +30,7 @@ const PACKAGES = [
   'tasks',
   'skills',
   'apps',
+  'gateway',
   'store-redis',
 ];
 const TOOLS = ['interop', 'paths'];
@@ -41,7 +42,10 @@ function projects() {
   return [
     ...present('packages', PACKAGES),
     ...present('tools', TOOLS),
-    ...apps.filter((name) => !EXCLUDED_APPS.has(name)),
+    // An app named like a package is the vitest project `app-<name>` (see vitest.config.ts).
+    ...apps
+      .filter((name) => !EXCLUDED_APPS.has(name))
+      .map((name) => (existsSync(join(root, 'packages', name, 'package.json')) ? `app-${name}` : name)),
     'repo',
   ];
 }

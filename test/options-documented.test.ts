@@ -18,6 +18,7 @@ const PACKAGES = [
   'tasks',
   'skills',
   'apps',
+  'gateway',
   'middleware',
   'store-redis',
 ];

@@ -21,6 +21,7 @@ const RUNS_ANYWHERE = [
   '@mcpkit/skills',
   // The server (root), the host bridge and the view (browsers), the postMessage transport (browsers, workers).
   '@mcpkit/apps',
+  '@mcpkit/gateway',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
