@@ -259,6 +259,26 @@ export class LeanClient {
   }
 
   /**
+   * Stops the timeouts of every request in flight (`connect()`'s `server/discover` and `initialize` included) until the
+   * returned function is called; the time held is added to their deadlines. For time spent waiting for the user, such
+   * as an OAuth sign-in in a browser, which must neither fail the request nor make `connect()` settle on another era.
+   * Holds nest; releasing twice is harmless. Before `connect()` there is nothing to hold.
+   *
+   * @example
+   * ```ts
+   * const release = client.holdTimeouts();
+   * try {
+   *   await openBrowserAndWaitForCallback(authorizationUrl);
+   * } finally {
+   *   release();
+   * }
+   * ```
+   */
+  holdTimeouts(): () => void {
+    return this.#peer?.holdTimeouts() ?? (() => {});
+  }
+
+  /**
    * Ends every subscription and closes the connection. Idempotent. `reason` (a keep-alive that got no answer, say) is
    * named in the `ConnectionClosedError` of every request still pending, and kept as its `cause`.
    */

@@ -50,16 +50,55 @@ describe('era detection (auto)', () => {
     h.checked.assertClean();
   });
 
-  it('falls back to initialize when the probe is not answered within probeTimeoutMs, without cancelling it', async () => {
+  it('falls back to initialize when a server that has spoken leaves the probe unanswered for probeTimeoutMs, without cancelling it', async () => {
+    const started = Date.now();
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        // Alive (it says something) but silent about server/discover.
+        peer.setRequestHandler('server/discover', () => {
+          void peer.notify('notifications/message', { level: 'info', data: 'starting' });
+          return new Promise(() => {});
+        });
+      },
+      connect: { probeTimeoutMs: 50 },
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(h.client.era).toBe('legacy');
+    expect(h.notifications('notifications/cancelled')).toEqual([]);
+    await h.client.close();
+  });
+
+  it('waits past probeTimeoutMs for a server that has not said anything yet (a slow start keeps the era)', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        modernServer(peer, { tools: {} });
+        const answer = peer.router.resolveRequestHandler('server/discover')!;
+        // Starting up: nothing is read or written for 300 ms, six times the probe timeout.
+        peer.setRequestHandler('server/discover', async (params, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return answer(params, ctx);
+        });
+      },
+      connect: { probeTimeoutMs: 50 },
+    });
+    expect(h.client.era).toBe('modern');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it('gives a server that never speaks the connect timeout (timeoutMs), then falls back to initialize', async () => {
     const started = Date.now();
     const h = await harness({
       server: (peer) => {
         legacyServer(peer, {});
         peer.setRequestHandler('server/discover', () => new Promise(() => {}));
       },
-      connect: { probeTimeoutMs: 50 },
+      connect: { probeTimeoutMs: 20, timeoutMs: 250 },
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
     expect(h.client.era).toBe('legacy');
     expect(h.notifications('notifications/cancelled')).toEqual([]);
     await h.client.close();
@@ -164,7 +203,8 @@ describe('era detection (auto)', () => {
           throw unsupportedProtocolVersionError([MODERN], '2025-11-25');
         });
       },
-      connect: { probeTimeoutMs: 30 },
+      // Silent so far, so the probe waits for the connect timeout.
+      connect: { probeTimeoutMs: 30, timeoutMs: 200 },
     });
     expect(h.client.era).toBe('modern');
     expect(h.requests().map((request) => request.method)).toEqual(['server/discover', 'initialize', 'server/discover']);
@@ -279,6 +319,31 @@ describe('pinned versions and forced eras', () => {
     const h = await harness({ server: (peer) => modernServer(peer, {}) });
     const error = await h.client.connect(h.transport).catch((e: unknown) => e);
     expect(McpClientError.is(error) && error.code).toBe('ERR_ALREADY_CONNECTED');
+    await h.client.close();
+  });
+});
+
+describe('waiting for the user while connecting', () => {
+  it('client.holdTimeouts() keeps a sign-in from timing out the probe and changing the era', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        modernServer(peer, {});
+        const answer = peer.router.resolveRequestHandler('server/discover')!;
+        // The transport waits for an access token (the user signs in) before the request gets through.
+        peer.setRequestHandler('server/discover', async (params, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return answer(params, ctx);
+        });
+      },
+      manualConnect: true,
+    });
+    const connecting = h.client.connect(h.transport, { probeTimeoutMs: 20, timeoutMs: 150 });
+    const release = h.client.holdTimeouts();
+    setTimeout(release, 600);
+    await connecting;
+    expect(h.client.era).toBe('modern');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
     await h.client.close();
   });
 });

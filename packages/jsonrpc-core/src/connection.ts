@@ -28,6 +28,10 @@ export class Connection<P> implements TransportReceiver, RunningHandlers {
   one: InboundRequestContext | undefined = undefined;
   /** The running handlers while two or more run at once; dropped when none is left. */
   running: Map<RequestId, InboundRequestContext> | undefined = undefined;
+  /** Whether the other side has sent anything on this connection yet (`JsonRpcPeer.onFirstMessage`). */
+  heard = false;
+  /** Waiting for the first message; dropped once it arrived. */
+  firstMessageListeners: Array<() => void> | undefined = undefined;
 
   constructor(peer: P, transport: Transport) {
     this.peer = peer;

@@ -80,8 +80,8 @@ export interface PendingRequest {
   readonly maxTotalMs: number;
   /** When the idle timeout expires (`now()` time; Infinity: never); moved on by progress. */
   idleDeadline: number;
-  /** When the max-total timeout expires (Infinity: never). */
-  readonly totalDeadline: number;
+  /** When the max-total timeout expires (Infinity: never); moved on only by the end of a `holdTimeouts()` hold. */
+  totalDeadline: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /**

@@ -77,6 +77,9 @@ export class JsonRpcPeer implements ContextPeer {
   #connection: Connection | undefined = undefined;
   /** One timer for the deadlines of every request in flight (created on the first request with a timeout). */
   #timer: Deadlines | undefined = undefined;
+  /** Open `holdTimeouts()` holds, and since when (`now()` time) the first of them holds. */
+  #holds = 0;
+  #heldSince = 0;
 
   static {
     PeerConnection.owner = {
@@ -166,6 +169,66 @@ export class JsonRpcPeer implements ContextPeer {
     if (connection === undefined) return Promise.resolve();
     if (connection.closing === undefined) connection.closing = this.#closeConnection(connection, reason);
     return connection.closing;
+  }
+
+  /**
+   * Calls `listener` once, when the other side sends its first message on the current connection (at once when it
+   * already has). Returns a function that removes the listener. A protocol that probes the other side can tell a
+   * peer still starting (silent so far) from one that is alive but does not answer.
+   *
+   * @example
+   * peer.onFirstMessage(() => console.log('the server is up'));
+   */
+  onFirstMessage(listener: () => void): () => void {
+    const connection = this.#connection;
+    if (connection === undefined || connection.closed) return () => {};
+    if (connection.heard) {
+      listener();
+      return () => {};
+    }
+    connection.firstMessageListeners ??= [];
+    const listeners = connection.firstMessageListeners;
+    listeners.push(listener);
+    return () => {
+      const index = listeners.indexOf(listener);
+      if (index >= 0) listeners.splice(index, 1);
+    };
+  }
+
+  /**
+   * Stops every request timeout (idle and total) until the returned function is called; the time held is then added
+   * to the deadline of every request still pending. Holds nest. For time that is no one's fault on the wire, such as
+   * a user signing in while the transport waits for an access token.
+   *
+   * @example
+   * const release = peer.holdTimeouts();
+   * try {
+   *   await waitForTheUserToSignIn();
+   * } finally {
+   *   release();
+   * }
+   */
+  holdTimeouts(): () => void {
+    if (this.#holds++ === 0) this.#heldSince = now();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds === 0) this.#shiftDeadlines(now() - this.#heldSince);
+    };
+  }
+
+  /** After a hold: every pending deadline moves `heldMs` later, and the timer is armed for the earliest. */
+  #shiftDeadlines(heldMs: number): void {
+    const pending = this.#pending;
+    if (pending === undefined || pending.size === 0) return;
+    let next = Infinity;
+    for (const entry of pending.values()) {
+      entry.idleDeadline += heldMs;
+      entry.totalDeadline += heldMs;
+      next = Math.min(next, entry.idleDeadline, entry.totalDeadline);
+    }
+    if (next !== Infinity) this.#deadlines.arm(next);
   }
 
   /** Registers a request handler on this peer's router (shared routers: for every peer using it). */
@@ -338,7 +401,8 @@ export class JsonRpcPeer implements ContextPeer {
   /** The deadline timer fired: time out what is due, and arm it for the next deadline. */
   #expire(time: number): void {
     const pending = this.#pending;
-    if (pending === undefined || pending.size === 0) return;
+    // While held, nothing times out; the release moves the deadlines and arms the timer again.
+    if (pending === undefined || pending.size === 0 || this.#holds > 0) return;
     let next = Infinity;
     let due: PendingRequest[] | undefined;
     for (const entry of pending.values()) {
@@ -398,6 +462,7 @@ export class JsonRpcPeer implements ContextPeer {
 
   #receive(connection: Connection, message: unknown, info: MessageInfo | undefined): void {
     if (connection.closed) return;
+    if (!connection.heard) this.#firstMessage(connection);
     try {
       const kind = classifyMessage(message);
       if (kind === KIND_REQUEST) {
@@ -419,6 +484,19 @@ export class JsonRpcPeer implements ContextPeer {
       }
     } catch (error) {
       this.#report(error);
+    }
+  }
+
+  #firstMessage(connection: Connection): void {
+    connection.heard = true;
+    const listeners = connection.firstMessageListeners;
+    connection.firstMessageListeners = undefined;
+    for (const listener of listeners ?? []) {
+      try {
+        listener();
+      } catch (error) {
+        this.#report(error);
+      }
     }
   }
 
