@@ -86,13 +86,46 @@ export async function negotiate(context: NegotiationContext, options: ConnectOpt
   }
   if (era === 'legacy') return initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: false });
   if (era === 'modern') return discoverModern(attempt, LATEST_MODERN_VERSION, { pinned: false });
+  let probeError: unknown;
   try {
     const probe = { ...attempt, probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS };
     return await discoverModern(probe, LATEST_MODERN_VERSION, { pinned: false, probe: true });
   } catch (error) {
     if (!isLegacyProbeAnswer(error, attempt.signal)) throw error;
+    probeError = error;
   }
-  return initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: true });
+  try {
+    return await initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: true });
+  } catch (error) {
+    throw bothAttemptsFailed(probeError, error, attempt.signal);
+  }
+}
+
+/**
+ * The probe got no answer from an MCP server (an HTTP 404, a network error, a timeout) and `initialize` failed too: the
+ * error names both attempts, in order, so a wrong URL is not reported as a failed `initialize` alone. When the server
+ * did answer the probe (a JSON-RPC error: a legacy server), or connecting was aborted, `initialize`'s error is enough.
+ */
+function bothAttemptsFailed(probeError: unknown, initializeError: unknown, signal: AbortSignal | undefined): unknown {
+  const serverAnsweredProbe = JsonRpcError.is(probeError) || probeError instanceof ProbeAnsweredOtherwise;
+  if (serverAnsweredProbe || signal?.aborted || McpClientError.is(initializeError)) return initializeError;
+  return new McpClientError(
+    'ERR_CONNECT_FAILED',
+    `Client.connect: no MCP server answered. Tried, in order: server/discover (${LATEST_MODERN_VERSION}): ${describeFailure(probeError)}; then initialize (${LATEST_LEGACY_PROTOCOL_VERSION}): ${describeFailure(initializeError)}`,
+    {
+      attempts: [
+        { method: 'server/discover', protocolVersion: LATEST_MODERN_VERSION, error: probeError },
+        { method: 'initialize', protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, error: initializeError },
+      ],
+    },
+    { cause: initializeError },
+  );
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return code === undefined ? error.message : `${error.message} (${String(code)})`;
 }
 
 /** The era of a pinned version, refusing unknown versions and a version of the other era than the one asked for. */

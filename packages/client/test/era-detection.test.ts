@@ -1,7 +1,8 @@
+import type { Transport } from '@mcpkit/jsonrpc-core';
 import { JsonRpcError } from '@mcpkit/jsonrpc-core';
 import { unsupportedProtocolVersionError } from '@mcpkit/protocol';
 import { describe, expect, it } from 'vitest';
-import { McpClientError } from '../src/index';
+import { Client, McpClientError } from '../src/index';
 import { cacheable, harness, legacyServer, MODERN, metaOf, modernServer, SERVER_INFO } from './helpers/harness';
 
 describe('era detection (auto)', () => {
@@ -345,5 +346,41 @@ describe('waiting for the user while connecting', () => {
     expect(h.client.era).toBe('modern');
     expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
     await h.client.close();
+  });
+});
+
+describe('when no MCP server answers', () => {
+  /** A transport whose every request fails the way an HTTP transport reports a 404 (wrong URL). */
+  function notFoundTransport(): Transport & { methods: string[] } {
+    const methods: string[] = [];
+    return {
+      methods,
+      async start() {},
+      async send(message) {
+        if ('method' in message) methods.push(message.method);
+        throw Object.assign(new Error(`POST http://127.0.0.1/wrong: HTTP 404 Not Found`), {
+          code: 'ERR_HTTP_STATUS',
+          data: { status: 404 },
+        });
+      },
+      async close() {},
+    };
+  }
+
+  it('a 404 on connect names the server/discover probe and then initialize, with what each got', async () => {
+    const client = new Client({ name: 'test-client', version: '0.1.0' });
+    const transport = notFoundTransport();
+    const error = await client.connect(transport).catch((caught: unknown) => caught);
+    expect(transport.methods).toEqual(['server/discover', 'initialize']);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_CONNECT_FAILED');
+    const message = (error as Error).message;
+    expect(message).toMatch(/server\/discover \(2026-07-28\): POST .*HTTP 404.*\(ERR_HTTP_STATUS\); then initialize/);
+    expect(message.indexOf('server/discover')).toBeLessThan(message.indexOf('initialize'));
+    const attempts = (error as McpClientError).data.attempts as Array<{ method: string; error: { data: unknown } }>;
+    expect(attempts.map((attempt) => [attempt.method, attempt.error.data])).toEqual([
+      ['server/discover', { status: 404 }],
+      ['initialize', { status: 404 }],
+    ]);
+    expect((error as Error).cause).toBe(attempts[1]!.error);
   });
 });
