@@ -213,8 +213,9 @@ export class LeanClient {
    * Connects over `transport` and settles the era and version. With `era: 'auto'` (the default) and no pinned version
    * it sends `server/discover` with the 2026-07-28 envelope: a `DiscoverResult` or a recognised 2026 error (-32020,
    * -32021, -32022) means a modern server (after -32022 it retries once with a mutually supported version; it never
-   * falls back); any other error, or no answer within `probeTimeoutMs`, means a legacy server, which gets
-   * `initialize` and `notifications/initialized`.
+   * falls back); any other error, or no answer within `probeTimeoutMs` of the server's first message (a server that
+   * has said nothing yet gets `timeoutMs`), means a legacy server, which gets `initialize` and
+   * `notifications/initialized`.
    *
    * @example
    * ```ts
