@@ -260,20 +260,11 @@ export class LeanClient {
   }
 
   /**
-   * Stops the timeouts of every request in flight (`connect()`'s `server/discover` and `initialize` included) until the
-   * returned function is called; the time held is added to their deadlines. For time spent waiting for the user, such
-   * as an OAuth sign-in in a browser, which must neither fail the request nor make `connect()` settle on another era.
-   * Holds nest; releasing twice is harmless. Before `connect()` there is nothing to hold.
-   *
+   * Stops the timeouts of every request in flight (`connect()`'s probe and `initialize` too) until the returned function
+   * is called, then adds the time held to their deadlines: waiting for the user (an OAuth sign-in) must neither fail a
+   * request nor change the era. Holds nest; releasing twice is harmless.
    * @example
-   * ```ts
-   * const release = client.holdTimeouts();
-   * try {
-   *   await openBrowserAndWaitForCallback(authorizationUrl);
-   * } finally {
-   *   release();
-   * }
-   * ```
+   * const release = client.holdTimeouts(); await waitForSignIn(); release();
    */
   holdTimeouts(): () => void {
     return this.#peer?.holdTimeouts() ?? (() => {});

@@ -38,6 +38,35 @@ export class Connection<P> implements TransportReceiver, RunningHandlers {
     this.transport = transport;
   }
 
+  /** As `JsonRpcPeer.onFirstMessage`, for this connection. */
+  onFirstMessage(listener: () => void): () => void {
+    if (this.heard) {
+      listener();
+      return () => {};
+    }
+    this.firstMessageListeners ??= [];
+    const listeners = this.firstMessageListeners;
+    listeners.push(listener);
+    return () => {
+      const index = listeners.indexOf(listener);
+      if (index >= 0) listeners.splice(index, 1);
+    };
+  }
+
+  /** The other side sent its first message: its listeners run (a failing one is reported, the others still run). */
+  heardFirstMessage(): void {
+    this.heard = true;
+    const listeners = this.firstMessageListeners;
+    this.firstMessageListeners = undefined;
+    for (const listener of listeners ?? []) {
+      try {
+        listener();
+      } catch (error) {
+        (Connection.owner as ConnectionOwnerEntries<P>).report(this.peer, error);
+      }
+    }
+  }
+
   receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void {
     (Connection.owner as ConnectionOwnerEntries<P>).receive(this.peer, this, message, info);
   }

@@ -142,6 +142,17 @@ export function releasePending(entry: PendingRequest): void {
   }
 }
 
+/** After a `holdTimeouts()` hold: every deadline moves `heldMs` later. Returns the earliest of them. */
+export function shiftDeadlines(pending: Iterable<PendingRequest>, heldMs: number): number {
+  let next = Infinity;
+  for (const entry of pending) {
+    entry.idleDeadline += heldMs;
+    entry.totalDeadline += heldMs;
+    next = Math.min(next, entry.idleDeadline, entry.totalDeadline);
+  }
+  return next;
+}
+
 // The errors a request in flight ends with, each naming the method, the id and why.
 
 function label(method: string, id: RequestId): string {

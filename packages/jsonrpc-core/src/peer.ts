@@ -19,6 +19,7 @@ import {
   isPromiseLike,
   type PendingRequest,
   releasePending,
+  shiftDeadlines,
   takeRunning,
   timeoutError,
   timeoutValue,
@@ -172,41 +173,20 @@ export class JsonRpcPeer implements ContextPeer {
   }
 
   /**
-   * Calls `listener` once, when the other side sends its first message on the current connection (at once when it
-   * already has). Returns a function that removes the listener. A protocol that probes the other side can tell a
-   * peer still starting (silent so far) from one that is alive but does not answer.
-   *
-   * @example
-   * peer.onFirstMessage(() => console.log('the server is up'));
+   * Calls `listener` once, at the first message the other side sends on the current connection (at once if it has),
+   * and returns a remover: a probe can tell a peer still starting (silent so far) from one up but not answering.
    */
   onFirstMessage(listener: () => void): () => void {
     const connection = this.#connection;
-    if (connection === undefined || connection.closed) return () => {};
-    if (connection.heard) {
-      listener();
-      return () => {};
-    }
-    connection.firstMessageListeners ??= [];
-    const listeners = connection.firstMessageListeners;
-    listeners.push(listener);
-    return () => {
-      const index = listeners.indexOf(listener);
-      if (index >= 0) listeners.splice(index, 1);
-    };
+    return connection === undefined || connection.closed ? () => {} : connection.onFirstMessage(listener);
   }
 
   /**
-   * Stops every request timeout (idle and total) until the returned function is called; the time held is then added
-   * to the deadline of every request still pending. Holds nest. For time that is no one's fault on the wire, such as
-   * a user signing in while the transport waits for an access token.
+   * Stops every request timeout until the returned function is called, then moves the deadlines of the requests
+   * still pending later by the time held. Holds nest. For time that is no one's fault on the wire (a user signing in).
    *
    * @example
-   * const release = peer.holdTimeouts();
-   * try {
-   *   await waitForTheUserToSignIn();
-   * } finally {
-   *   release();
-   * }
+   * const release = peer.holdTimeouts(); await waitForTheUser(); release();
    */
   holdTimeouts(): () => void {
     if (this.#holds++ === 0) this.#heldSince = now();
@@ -214,21 +194,10 @@ export class JsonRpcPeer implements ContextPeer {
     return () => {
       if (released) return;
       released = true;
-      if (--this.#holds === 0) this.#shiftDeadlines(now() - this.#heldSince);
+      if (--this.#holds > 0 || this.#pending === undefined) return;
+      const next = shiftDeadlines(this.#pending.values(), now() - this.#heldSince);
+      if (next !== Infinity) this.#deadlines.arm(next);
     };
-  }
-
-  /** After a hold: every pending deadline moves `heldMs` later, and the timer is armed for the earliest. */
-  #shiftDeadlines(heldMs: number): void {
-    const pending = this.#pending;
-    if (pending === undefined || pending.size === 0) return;
-    let next = Infinity;
-    for (const entry of pending.values()) {
-      entry.idleDeadline += heldMs;
-      entry.totalDeadline += heldMs;
-      next = Math.min(next, entry.idleDeadline, entry.totalDeadline);
-    }
-    if (next !== Infinity) this.#deadlines.arm(next);
   }
 
   /** Registers a request handler on this peer's router (shared routers: for every peer using it). */
@@ -462,7 +431,7 @@ export class JsonRpcPeer implements ContextPeer {
 
   #receive(connection: Connection, message: unknown, info: MessageInfo | undefined): void {
     if (connection.closed) return;
-    if (!connection.heard) this.#firstMessage(connection);
+    if (!connection.heard) connection.heardFirstMessage();
     try {
       const kind = classifyMessage(message);
       if (kind === KIND_REQUEST) {
@@ -484,19 +453,6 @@ export class JsonRpcPeer implements ContextPeer {
       }
     } catch (error) {
       this.#report(error);
-    }
-  }
-
-  #firstMessage(connection: Connection): void {
-    connection.heard = true;
-    const listeners = connection.firstMessageListeners;
-    connection.firstMessageListeners = undefined;
-    for (const listener of listeners ?? []) {
-      try {
-        listener();
-      } catch (error) {
-        this.#report(error);
-      }
     }
   }
 
