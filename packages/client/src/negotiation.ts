@@ -1,4 +1,10 @@
-import { ConnectionClosedError, JsonRpcError, type JsonRpcPeer, type RequestId } from '@mcpkit/jsonrpc-core';
+import {
+  ConnectionClosedError,
+  JsonRpcError,
+  type JsonRpcPeer,
+  RequestAbortedError,
+  type RequestId,
+} from '@mcpkit/jsonrpc-core';
 import {
   type ClientCapabilities,
   checkNegotiatedLegacyVersion,
@@ -123,6 +129,9 @@ function bothAttemptsFailed(probeError: unknown, initializeError: unknown, signa
 }
 
 function describeFailure(error: unknown): string {
+  // The probe given up by its own clock: say why, not only that the request was aborted.
+  const reason = RequestAbortedError.is(error) ? error.data.reason : undefined;
+  if (reason instanceof ProbeUnanswered) return reason.message;
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   return code === undefined ? error.message : `${error.message} (${String(code)})`;

@@ -383,4 +383,26 @@ describe('when no MCP server answers', () => {
     ]);
     expect((error as Error).cause).toBe(attempts[1]!.error);
   });
+
+  it('a server that speaks but leaves the probe unanswered, then refuses initialize: the error says both', async () => {
+    const h = await harness({
+      server: (peer) => {
+        peer.setRequestHandler('server/discover', () => {
+          void peer.notify('notifications/message', { level: 'info', data: 'up' });
+          return new Promise(() => {});
+        });
+        peer.setRequestHandler('initialize', () => {
+          throw new JsonRpcError(-32602, 'Unsupported client');
+        });
+      },
+      manualConnect: true,
+    });
+    const error = await h.client
+      .connect(h.transport, { probeTimeoutMs: 30, timeoutMs: 5_000 })
+      .catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_CONNECT_FAILED');
+    expect((error as Error).message).toContain(
+      "server/discover (2026-07-28): server/discover got no answer within 30 ms of the server's first message; then initialize (2025-11-25): Unsupported client (-32602)",
+    );
+  });
 });
