@@ -8,6 +8,8 @@ export type McpClientErrorCode =
   | 'ERR_ALREADY_CONNECTED'
   /** Client and server share no protocol version (data: what each side supports). */
   | 'ERR_VERSION_NEGOTIATION'
+  /** `connect()` got no answer from an MCP server to `server/discover` nor to `initialize` (data.attempts: each error). */
+  | 'ERR_CONNECT_FAILED'
   /** The server answered with something the protocol does not allow (unknown `resultType`, misplaced input request). */
   | 'ERR_INVALID_RESULT'
   /** The server asked for input (sampling, elicitation, roots) and no handler for it was configured. */

@@ -6,6 +6,7 @@ import {
   type InputResponse,
   type InputResponses,
   missingCapabilities,
+  readRequiredClientCapabilities,
 } from '@mcpkit/protocol';
 import { McpClientError } from './errors';
 import type { InputHandlers, InputRequestContext } from './options';
@@ -21,6 +22,41 @@ type InputMethod = keyof typeof HANDLER_OF;
 
 function isInputMethod(method: unknown): method is InputMethod {
   return typeof method === 'string' && Object.hasOwn(HANDLER_OF, method);
+}
+
+/**
+ * A 2026-07-28 -32021 ("Missing required client capability") naming an input capability, in mcpkit's terms: the
+ * wire's advice (declare it in `_meta`) is not something a user of this client can act on, and 2025-11-25 reports the
+ * same mistake (`ERR_NO_INPUT_HANDLER`) when the client is asked. Undefined for any other error, which stays as it is.
+ */
+export function explainMissingInputCapability(
+  error: unknown,
+  method: string,
+  handlers: InputHandlers,
+): McpClientError | undefined {
+  if (typeof error !== 'object' || error === null || typeof (error as { code?: unknown }).code !== 'number') {
+    return undefined;
+  }
+  const required = readRequiredClientCapabilities(error as { code: number; data?: unknown });
+  if (required === undefined) return undefined;
+  const kinds = Object.values(HANDLER_OF).filter((kind) => required[kind] !== undefined);
+  if (kinds.length === 0) return undefined;
+  const missing = kinds.filter((kind) => handlers[kind] === undefined);
+  if (missing.length > 0) {
+    return new McpClientError(
+      'ERR_NO_INPUT_HANDLER',
+      `${method}: the server needs to ask the client (${missing.join(', ')}), but no handler was configured: pass ${missing.map((kind) => `handlers.${kind}`).join(' and ')} to new Client()`,
+      { method, handler: missing[0], handlers: missing, requiredCapabilities: required },
+      { cause: error },
+    );
+  }
+  const paths = kinds.map((kind) => JSON.stringify({ [kind]: required[kind] }));
+  return new McpClientError(
+    'ERR_UNDECLARED_INPUT_REQUEST',
+    `${method}: the server needs the client capability ${paths.join(' and ')}, which this client did not declare: add it to the capabilities option of new Client()`,
+    { method, requiredCapabilities: required },
+    { cause: error },
+  );
 }
 
 /** The input request methods a legacy server may send the client. */

@@ -213,8 +213,9 @@ export class LeanClient {
    * Connects over `transport` and settles the era and version. With `era: 'auto'` (the default) and no pinned version
    * it sends `server/discover` with the 2026-07-28 envelope: a `DiscoverResult` or a recognised 2026 error (-32020,
    * -32021, -32022) means a modern server (after -32022 it retries once with a mutually supported version; it never
-   * falls back); any other error, or no answer within `probeTimeoutMs`, means a legacy server, which gets
-   * `initialize` and `notifications/initialized`.
+   * falls back); any other error, or no answer within `probeTimeoutMs` of the server's first message (a server that
+   * has said nothing yet gets `timeoutMs`), means a legacy server, which gets `initialize` and
+   * `notifications/initialized`.
    *
    * @example
    * ```ts
@@ -256,6 +257,17 @@ export class LeanClient {
       await peer.close();
       throw error;
     }
+  }
+
+  /**
+   * Stops the timeouts of every request in flight (`connect()`'s probe and `initialize` too) until the returned function
+   * is called, then adds the time held to their deadlines: waiting for the user (an OAuth sign-in) must neither fail a
+   * request nor change the era. Holds nest; releasing twice is harmless.
+   * @example
+   * const release = client.holdTimeouts(); await waitForSignIn(); release();
+   */
+  holdTimeouts(): () => void {
+    return this.#peer?.holdTimeouts() ?? (() => {});
   }
 
   /**

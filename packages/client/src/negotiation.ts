@@ -1,4 +1,10 @@
-import { ConnectionClosedError, JsonRpcError, type JsonRpcPeer, type RequestId } from '@mcpkit/jsonrpc-core';
+import {
+  ConnectionClosedError,
+  JsonRpcError,
+  type JsonRpcPeer,
+  RequestAbortedError,
+  type RequestId,
+} from '@mcpkit/jsonrpc-core';
 import {
   type ClientCapabilities,
   checkNegotiatedLegacyVersion,
@@ -57,13 +63,17 @@ interface Attempt {
   readonly context: NegotiationContext;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
+  /** Only for the probe: how long it may stay unanswered once the server has sent something. */
+  readonly probeTimeoutMs?: number;
 }
 
 /**
  * Settles the era and version over a connected peer, and opens the session with that era's object. Pinned version: its era decides, no probe, no switching. `era:
  * 'auto'`: probe `server/discover` with the 2026-07-28 envelope; a `DiscoverResult` or a recognised 2026 error means
  * modern (after -32022 one retry with a mutual version, never a fallback); anything else, or no answer within
- * `probeTimeoutMs`, means legacy: `initialize` + `notifications/initialized`. An authorization failure of the OAuth
+ * `probeTimeoutMs`, means legacy: `initialize` + `notifications/initialized`. The probe timeout counts from the first
+ * message the server sends (or from the probe, if the server spoke before it): a server still starting says nothing,
+ * and gets the connect timeout, so a slow start never changes the era. An authorization failure of the OAuth
  * `fetch` (in the error's `cause` chain) is thrown as it is: `initialize` would only authorize again and fail the same way.
  */
 export async function negotiate(context: NegotiationContext, options: ConnectOptions): Promise<SessionState> {
@@ -82,13 +92,49 @@ export async function negotiate(context: NegotiationContext, options: ConnectOpt
   }
   if (era === 'legacy') return initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: false });
   if (era === 'modern') return discoverModern(attempt, LATEST_MODERN_VERSION, { pinned: false });
+  let probeError: unknown;
   try {
-    const probe = { ...attempt, timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS };
+    const probe = { ...attempt, probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS };
     return await discoverModern(probe, LATEST_MODERN_VERSION, { pinned: false, probe: true });
   } catch (error) {
     if (!isLegacyProbeAnswer(error, attempt.signal)) throw error;
+    probeError = error;
   }
-  return initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: true });
+  try {
+    return await initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: true });
+  } catch (error) {
+    throw bothAttemptsFailed(probeError, error, attempt.signal);
+  }
+}
+
+/**
+ * The probe got no answer from an MCP server (an HTTP 404, a network error, a timeout) and `initialize` failed too: the
+ * error names both attempts, in order, so a wrong URL is not reported as a failed `initialize` alone. When the server
+ * did answer the probe (a JSON-RPC error: a legacy server), or connecting was aborted, `initialize`'s error is enough.
+ */
+function bothAttemptsFailed(probeError: unknown, initializeError: unknown, signal: AbortSignal | undefined): unknown {
+  const serverAnsweredProbe = JsonRpcError.is(probeError) || probeError instanceof ProbeAnsweredOtherwise;
+  if (serverAnsweredProbe || signal?.aborted || McpClientError.is(initializeError)) return initializeError;
+  return new McpClientError(
+    'ERR_CONNECT_FAILED',
+    `Client.connect: no MCP server answered. Tried, in order: server/discover (${LATEST_MODERN_VERSION}): ${describeFailure(probeError)}; then initialize (${LATEST_LEGACY_PROTOCOL_VERSION}): ${describeFailure(initializeError)}`,
+    {
+      attempts: [
+        { method: 'server/discover', protocolVersion: LATEST_MODERN_VERSION, error: probeError },
+        { method: 'initialize', protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, error: initializeError },
+      ],
+    },
+    { cause: initializeError },
+  );
+}
+
+function describeFailure(error: unknown): string {
+  // The probe given up by its own clock: say why, not only that the request was aborted.
+  const reason = RequestAbortedError.is(error) ? error.data.reason : undefined;
+  if (reason instanceof ProbeUnanswered) return reason.message;
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return code === undefined ? error.message : `${error.message} (${String(code)})`;
 }
 
 /** The era of a pinned version, refusing unknown versions and a version of the other era than the one asked for. */
@@ -193,17 +239,23 @@ async function discoverModern(
   }
 }
 
-/** One `server/discover`; a probe is silenced, so its abort or timeout sends no cancellation. */
+/**
+ * One `server/discover`; a probe is silenced, so its abort or timeout sends no cancellation. A probe waits up to the
+ * connect timeout while the server has said nothing, and `probeTimeoutMs` once it has spoken: a compliant legacy
+ * server answers an unknown method with an error, so only a server that is up but silent is judged by the clock.
+ */
 async function sendDiscover(attempt: Attempt, version: string, probe: boolean): Promise<unknown> {
   const { peer, cancellation, eras } = attempt.context;
   let id: RequestId | undefined;
+  const probeTimeoutMs = probe ? attempt.probeTimeoutMs : undefined;
+  const probeClock = probeTimeoutMs === undefined ? undefined : new ProbeClock(peer, probeTimeoutMs, attempt.signal);
   try {
     return await peer.request(
       'server/discover',
       { _meta: eras.modern.envelope(version) },
       {
         timeoutMs: attempt.timeoutMs,
-        signal: attempt.signal,
+        signal: probeClock?.signal ?? attempt.signal,
         onRequest: probe
           ? (request) => {
               id = request.id;
@@ -213,8 +265,52 @@ async function sendDiscover(attempt: Attempt, version: string, probe: boolean): 
       },
     );
   } finally {
+    probeClock?.stop();
     if (id !== undefined) cancellation.unsilence(id);
   }
+}
+
+/**
+ * The probe's own deadline: armed at the server's first message (at once if it already sent one), it aborts the probe
+ * `timeoutMs` later. Also follows the caller's signal, so one signal serves the request.
+ */
+class ProbeClock {
+  readonly #controller = new AbortController();
+  readonly #caller: AbortSignal | undefined;
+  readonly #stopListening: () => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(peer: JsonRpcPeer, timeoutMs: number, caller: AbortSignal | undefined) {
+    this.#caller = caller;
+    if (caller?.aborted) this.#controller.abort(caller.reason);
+    else caller?.addEventListener('abort', this.#follow, { once: true });
+    this.#stopListening = peer.onFirstMessage(() => {
+      this.#timer = setTimeout(
+        () =>
+          this.#controller.abort(
+            new ProbeUnanswered(`server/discover got no answer within ${timeoutMs} ms of the server's first message`),
+          ),
+        timeoutMs,
+      );
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  stop(): void {
+    this.#stopListening();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#caller?.removeEventListener('abort', this.#follow);
+  }
+
+  readonly #follow = (): void => this.#controller.abort(this.#caller?.reason);
+}
+
+/** Why the probe was given up: the server spoke, but did not answer `server/discover` in `probeTimeoutMs`. */
+class ProbeUnanswered extends Error {
+  override name = 'ProbeUnanswered';
 }
 
 async function initialize(

@@ -109,7 +109,11 @@ export interface ConnectOptions {
   protocolVersion?: string;
   /** `auto` (default) probes `server/discover` and falls back to `initialize`; `modern` / `legacy` skip the probe. */
   era?: 'auto' | Era;
-  /** How long the `server/discover` probe may stay unanswered before the client assumes a legacy server. Default 5 000 ms. */
+  /**
+   * How long the `server/discover` probe may stay unanswered, counted from the server's first message, before the client
+   * assumes a legacy server. Default 5 000 ms. While the server has said nothing (still starting), the probe waits up
+   * to `timeoutMs`.
+   */
   probeTimeoutMs?: number;
   /** Timeout of `initialize` / `server/discover` in ms. Default: `requestTimeoutMs`. */
   timeoutMs?: number;

@@ -16,6 +16,7 @@ import {
 import type { Connection, SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
+import { explainMissingInputCapability } from './input-requests';
 import { type ClientContext, ClientRequestContext } from './middleware';
 import type { CallOptions, InputHandlers, ResultSchema } from './options';
 import type { ResponseCache } from './response-cache';
@@ -207,7 +208,9 @@ export class RequestPipeline {
         return result;
       } catch (error) {
         const next = attempt === 0 ? session.era.retryVersion(error) : undefined;
-        if (next === undefined || next === session.version) throw error;
+        if (next === undefined || next === session.version) {
+          throw explainMissingInputCapability(error, method, this.#settings.handlers) ?? error;
+        }
         session.version = next;
       }
     }

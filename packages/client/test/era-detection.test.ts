@@ -1,7 +1,8 @@
+import type { Transport } from '@mcpkit/jsonrpc-core';
 import { JsonRpcError } from '@mcpkit/jsonrpc-core';
 import { unsupportedProtocolVersionError } from '@mcpkit/protocol';
 import { describe, expect, it } from 'vitest';
-import { McpClientError } from '../src/index';
+import { Client, McpClientError } from '../src/index';
 import { cacheable, harness, legacyServer, MODERN, metaOf, modernServer, SERVER_INFO } from './helpers/harness';
 
 describe('era detection (auto)', () => {
@@ -50,16 +51,55 @@ describe('era detection (auto)', () => {
     h.checked.assertClean();
   });
 
-  it('falls back to initialize when the probe is not answered within probeTimeoutMs, without cancelling it', async () => {
+  it('falls back to initialize when a server that has spoken leaves the probe unanswered for probeTimeoutMs, without cancelling it', async () => {
+    const started = Date.now();
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        // Alive (it says something) but silent about server/discover.
+        peer.setRequestHandler('server/discover', () => {
+          void peer.notify('notifications/message', { level: 'info', data: 'starting' });
+          return new Promise(() => {});
+        });
+      },
+      connect: { probeTimeoutMs: 50 },
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(h.client.era).toBe('legacy');
+    expect(h.notifications('notifications/cancelled')).toEqual([]);
+    await h.client.close();
+  });
+
+  it('waits past probeTimeoutMs for a server that has not said anything yet (a slow start keeps the era)', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        modernServer(peer, { tools: {} });
+        const answer = peer.router.resolveRequestHandler('server/discover')!;
+        // Starting up: nothing is read or written for 300 ms, six times the probe timeout.
+        peer.setRequestHandler('server/discover', async (params, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return answer(params, ctx);
+        });
+      },
+      connect: { probeTimeoutMs: 50 },
+    });
+    expect(h.client.era).toBe('modern');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
+    await h.client.close();
+    h.checked.assertClean();
+  });
+
+  it('gives a server that never speaks the connect timeout (timeoutMs), then falls back to initialize', async () => {
     const started = Date.now();
     const h = await harness({
       server: (peer) => {
         legacyServer(peer, {});
         peer.setRequestHandler('server/discover', () => new Promise(() => {}));
       },
-      connect: { probeTimeoutMs: 50 },
+      connect: { probeTimeoutMs: 20, timeoutMs: 250 },
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
     expect(h.client.era).toBe('legacy');
     expect(h.notifications('notifications/cancelled')).toEqual([]);
     await h.client.close();
@@ -164,7 +204,8 @@ describe('era detection (auto)', () => {
           throw unsupportedProtocolVersionError([MODERN], '2025-11-25');
         });
       },
-      connect: { probeTimeoutMs: 30 },
+      // Silent so far, so the probe waits for the connect timeout.
+      connect: { probeTimeoutMs: 30, timeoutMs: 200 },
     });
     expect(h.client.era).toBe('modern');
     expect(h.requests().map((request) => request.method)).toEqual(['server/discover', 'initialize', 'server/discover']);
@@ -280,5 +321,88 @@ describe('pinned versions and forced eras', () => {
     const error = await h.client.connect(h.transport).catch((e: unknown) => e);
     expect(McpClientError.is(error) && error.code).toBe('ERR_ALREADY_CONNECTED');
     await h.client.close();
+  });
+});
+
+describe('waiting for the user while connecting', () => {
+  it('client.holdTimeouts() keeps a sign-in from timing out the probe and changing the era', async () => {
+    const h = await harness({
+      server: (peer) => {
+        legacyServer(peer, {});
+        modernServer(peer, {});
+        const answer = peer.router.resolveRequestHandler('server/discover')!;
+        // The transport waits for an access token (the user signs in) before the request gets through.
+        peer.setRequestHandler('server/discover', async (params, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return answer(params, ctx);
+        });
+      },
+      manualConnect: true,
+    });
+    const connecting = h.client.connect(h.transport, { probeTimeoutMs: 20, timeoutMs: 150 });
+    const release = h.client.holdTimeouts();
+    setTimeout(release, 600);
+    await connecting;
+    expect(h.client.era).toBe('modern');
+    expect(h.requests().map((request) => request.method)).toEqual(['server/discover']);
+    await h.client.close();
+  });
+});
+
+describe('when no MCP server answers', () => {
+  /** A transport whose every request fails the way an HTTP transport reports a 404 (wrong URL). */
+  function notFoundTransport(): Transport & { methods: string[] } {
+    const methods: string[] = [];
+    return {
+      methods,
+      async start() {},
+      async send(message) {
+        if ('method' in message) methods.push(message.method);
+        throw Object.assign(new Error(`POST http://127.0.0.1/wrong: HTTP 404 Not Found`), {
+          code: 'ERR_HTTP_STATUS',
+          data: { status: 404 },
+        });
+      },
+      async close() {},
+    };
+  }
+
+  it('a 404 on connect names the server/discover probe and then initialize, with what each got', async () => {
+    const client = new Client({ name: 'test-client', version: '0.1.0' });
+    const transport = notFoundTransport();
+    const error = await client.connect(transport).catch((caught: unknown) => caught);
+    expect(transport.methods).toEqual(['server/discover', 'initialize']);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_CONNECT_FAILED');
+    const message = (error as Error).message;
+    expect(message).toMatch(/server\/discover \(2026-07-28\): POST .*HTTP 404.*\(ERR_HTTP_STATUS\); then initialize/);
+    expect(message.indexOf('server/discover')).toBeLessThan(message.indexOf('initialize'));
+    const attempts = (error as McpClientError).data.attempts as Array<{ method: string; error: { data: unknown } }>;
+    expect(attempts.map((attempt) => [attempt.method, attempt.error.data])).toEqual([
+      ['server/discover', { status: 404 }],
+      ['initialize', { status: 404 }],
+    ]);
+    expect((error as Error).cause).toBe(attempts[1]!.error);
+  });
+
+  it('a server that speaks but leaves the probe unanswered, then refuses initialize: the error says both', async () => {
+    const h = await harness({
+      server: (peer) => {
+        peer.setRequestHandler('server/discover', () => {
+          void peer.notify('notifications/message', { level: 'info', data: 'up' });
+          return new Promise(() => {});
+        });
+        peer.setRequestHandler('initialize', () => {
+          throw new JsonRpcError(-32602, 'Unsupported client');
+        });
+      },
+      manualConnect: true,
+    });
+    const error = await h.client
+      .connect(h.transport, { probeTimeoutMs: 30, timeoutMs: 5_000 })
+      .catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_CONNECT_FAILED');
+    expect((error as Error).message).toContain(
+      "server/discover (2026-07-28): server/discover got no answer within 30 ms of the server's first message; then initialize (2025-11-25): Unsupported client (-32602)",
+    );
   });
 });

@@ -8,6 +8,7 @@ import type {
   ListRootsRequest,
   ListRootsResult,
 } from '@mcpkit/protocol';
+import { missingRequiredClientCapabilityError } from '@mcpkit/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { type InputHandlers, McpClientError } from '../src/index';
 import { cacheable, complete, harness, legacyServer, modernServer } from './helpers/harness';
@@ -295,6 +296,47 @@ describe('legacy server→client requests use the same handlers', () => {
     });
     await h.client.callTool({ name: 'x' });
     expect(signal?.aborted).toBe(true);
+    await h.client.close();
+  });
+});
+
+describe('a server that must ask a client with no handler for it (2026-07-28 -32021)', () => {
+  function askingServer(required: Record<string, unknown>) {
+    return (peer: JsonRpcPeer) => {
+      modernServer(peer, { tools: {} });
+      // What @mcpkit/server answers when a tool calls ctx.elicit for a client that did not declare elicitation.
+      peer.setRequestHandler('tools/call', () => {
+        throw missingRequiredClientCapabilityError(required);
+      });
+    };
+  }
+
+  it('throws ERR_NO_INPUT_HANDLER naming the handler to pass to new Client(), as an input_required round does', async () => {
+    const h = await harness({ server: askingServer({ elicitation: {} }) });
+    const error = await h.client.callTool({ name: 'ask', arguments: {} }).catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_NO_INPUT_HANDLER');
+    expect((error as Error).message).toContain('pass handlers.elicitation to new Client()');
+    expect((error as Error).message).not.toContain('_meta');
+    expect((error as McpClientError).data).toMatchObject({ method: 'tools/call', handler: 'elicitation' });
+    expect(((error as Error).cause as { code: number }).code).toBe(-32021);
+    await h.client.close();
+  });
+
+  it('with the handler but not the capability asked for, says which capability to declare', async () => {
+    const h = await harness({
+      server: askingServer({ elicitation: { url: {} } }),
+      client: { handlers: { elicitation: async () => ({ action: 'decline' }) } },
+    });
+    const error = await h.client.callTool({ name: 'ask', arguments: {} }).catch((caught: unknown) => caught);
+    expect(McpClientError.is(error) && error.code).toBe('ERR_UNDECLARED_INPUT_REQUEST');
+    expect((error as Error).message).toContain('{"elicitation":{"url":{}}}');
+    await h.client.close();
+  });
+
+  it('leaves a -32021 about another capability as the server sent it', async () => {
+    const h = await harness({ server: askingServer({ experimental: { x: {} } }) });
+    const error = await h.client.callTool({ name: 'ask', arguments: {} }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: -32021 });
     await h.client.close();
   });
 });

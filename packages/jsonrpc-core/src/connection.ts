@@ -28,10 +28,43 @@ export class Connection<P> implements TransportReceiver, RunningHandlers {
   one: InboundRequestContext | undefined = undefined;
   /** The running handlers while two or more run at once; dropped when none is left. */
   running: Map<RequestId, InboundRequestContext> | undefined = undefined;
+  /** Whether the other side has sent anything on this connection yet (`JsonRpcPeer.onFirstMessage`). */
+  heard = false;
+  /** Waiting for the first message; dropped once it arrived. */
+  firstMessageListeners: Array<() => void> | undefined = undefined;
 
   constructor(peer: P, transport: Transport) {
     this.peer = peer;
     this.transport = transport;
+  }
+
+  /** As `JsonRpcPeer.onFirstMessage`, for this connection. */
+  onFirstMessage(listener: () => void): () => void {
+    if (this.heard) {
+      listener();
+      return () => {};
+    }
+    this.firstMessageListeners ??= [];
+    const listeners = this.firstMessageListeners;
+    listeners.push(listener);
+    return () => {
+      const index = listeners.indexOf(listener);
+      if (index >= 0) listeners.splice(index, 1);
+    };
+  }
+
+  /** The other side sent its first message: its listeners run (a failing one is reported, the others still run). */
+  heardFirstMessage(): void {
+    this.heard = true;
+    const listeners = this.firstMessageListeners;
+    this.firstMessageListeners = undefined;
+    for (const listener of listeners ?? []) {
+      try {
+        listener();
+      } catch (error) {
+        (Connection.owner as ConnectionOwnerEntries<P>).report(this.peer, error);
+      }
+    }
   }
 
   receiveMessage(message: JsonRpcMessage, info?: MessageInfo): void {

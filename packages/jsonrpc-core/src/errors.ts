@@ -62,6 +62,8 @@ function defineLocalError<Code extends string, Data>(name: string, code: Code) {
  *   return a / b;
  * });
  */
+// The class body never names the class (see `jsonRpcError` below): esbuild turns a class that refers to itself into
+// `var JsonRpcError = class _JsonRpcError`, and `console.log(error)` of the built package then printed `_JsonRpcError`.
 export class JsonRpcError extends Error {
   override name = 'JsonRpcError';
   /** The JSON-RPC error code (an integer). */
@@ -76,7 +78,8 @@ export class JsonRpcError extends Error {
   }
 
   static {
-    brandPrototype(JsonRpcError.prototype, JSON_RPC_ERROR_BRAND);
+    // biome-ignore lint/complexity/noThisInStatic: naming the class in its body makes esbuild rename it (see above)
+    brandPrototype(this.prototype, JSON_RPC_ERROR_BRAND);
   }
 
   /**
@@ -91,7 +94,7 @@ export class JsonRpcError extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was used with; subclasses keep prototype checks
-    return isInstance(this, JsonRpcError, value, JSON_RPC_ERROR_BRAND);
+    return isJsonRpcErrorInstance(this, value);
   }
 
   /**
@@ -101,7 +104,7 @@ export class JsonRpcError extends Error {
    * const error = JsonRpcError.fromObject(response.error);
    */
   static fromObject(error: JsonRpcErrorObject): JsonRpcError {
-    return new JsonRpcError(error.code, error.message, error.data);
+    return jsonRpcError(error.code, error.message, error.data);
   }
 
   /**
@@ -111,7 +114,7 @@ export class JsonRpcError extends Error {
    * throw JsonRpcError.methodNotFound('tools/call');
    */
   static methodNotFound(method: string): JsonRpcError {
-    return new JsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
+    return jsonRpcError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method}`, { method });
   }
 
   /**
@@ -121,7 +124,7 @@ export class JsonRpcError extends Error {
    * throw JsonRpcError.invalidParams('uri must be a string', { received: typeof params.uri });
    */
   static invalidParams(message: string, data?: unknown): JsonRpcError {
-    return new JsonRpcError(JsonRpcErrorCode.InvalidParams, message, data);
+    return jsonRpcError(JsonRpcErrorCode.InvalidParams, message, data);
   }
 
   /** The wire form: `{ code, message, data? }` (without `data` when there is none). */
@@ -130,6 +133,15 @@ export class JsonRpcError extends Error {
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
   }
+}
+
+/** `new JsonRpcError(...)` for the class's own static methods, which must not name the class in its body. */
+function jsonRpcError(code: number, message: string, data?: unknown): JsonRpcError {
+  return new JsonRpcError(code, message, data);
+}
+
+function isJsonRpcErrorInstance(ctor: Function, value: unknown): boolean {
+  return isInstance(ctor, JsonRpcError, value, JSON_RPC_ERROR_BRAND);
 }
 
 /** What `ConnectionClosedError` knows about the request it ended. */

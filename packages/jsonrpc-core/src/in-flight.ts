@@ -80,8 +80,8 @@ export interface PendingRequest {
   readonly maxTotalMs: number;
   /** When the idle timeout expires (`now()` time; Infinity: never); moved on by progress. */
   idleDeadline: number;
-  /** When the max-total timeout expires (Infinity: never). */
-  readonly totalDeadline: number;
+  /** When the max-total timeout expires (Infinity: never); moved on only by the end of a `holdTimeouts()` hold. */
+  totalDeadline: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /**
@@ -140,6 +140,17 @@ export function releasePending(entry: PendingRequest): void {
     entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.onAbort = undefined;
   }
+}
+
+/** After a `holdTimeouts()` hold: every deadline moves `heldMs` later. Returns the earliest of them. */
+export function shiftDeadlines(pending: Iterable<PendingRequest>, heldMs: number): number {
+  let next = Infinity;
+  for (const entry of pending) {
+    entry.idleDeadline += heldMs;
+    entry.totalDeadline += heldMs;
+    next = Math.min(next, entry.idleDeadline, entry.totalDeadline);
+  }
+  return next;
 }
 
 // The errors a request in flight ends with, each naming the method, the id and why.

@@ -19,6 +19,7 @@ import {
   isPromiseLike,
   type PendingRequest,
   releasePending,
+  shiftDeadlines,
   takeRunning,
   timeoutError,
   timeoutValue,
@@ -77,6 +78,9 @@ export class JsonRpcPeer implements ContextPeer {
   #connection: Connection | undefined = undefined;
   /** One timer for the deadlines of every request in flight (created on the first request with a timeout). */
   #timer: Deadlines | undefined = undefined;
+  /** Open `holdTimeouts()` holds, and since when (`now()` time) the first of them holds. */
+  #holds = 0;
+  #heldSince = 0;
 
   static {
     PeerConnection.owner = {
@@ -166,6 +170,34 @@ export class JsonRpcPeer implements ContextPeer {
     if (connection === undefined) return Promise.resolve();
     if (connection.closing === undefined) connection.closing = this.#closeConnection(connection, reason);
     return connection.closing;
+  }
+
+  /**
+   * Calls `listener` once, at the first message the other side sends on the current connection (at once if it has),
+   * and returns a remover: a probe can tell a peer still starting (silent so far) from one up but not answering.
+   */
+  onFirstMessage(listener: () => void): () => void {
+    const connection = this.#connection;
+    return connection === undefined || connection.closed ? () => {} : connection.onFirstMessage(listener);
+  }
+
+  /**
+   * Stops every request timeout until the returned function is called, then moves the deadlines of the requests
+   * still pending later by the time held. Holds nest. For time that is no one's fault on the wire (a user signing in).
+   *
+   * @example
+   * const release = peer.holdTimeouts(); await waitForTheUser(); release();
+   */
+  holdTimeouts(): () => void {
+    if (this.#holds++ === 0) this.#heldSince = now();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0 || this.#pending === undefined) return;
+      const next = shiftDeadlines(this.#pending.values(), now() - this.#heldSince);
+      if (next !== Infinity) this.#deadlines.arm(next);
+    };
   }
 
   /** Registers a request handler on this peer's router (shared routers: for every peer using it). */
@@ -338,7 +370,8 @@ export class JsonRpcPeer implements ContextPeer {
   /** The deadline timer fired: time out what is due, and arm it for the next deadline. */
   #expire(time: number): void {
     const pending = this.#pending;
-    if (pending === undefined || pending.size === 0) return;
+    // While held, nothing times out; the release moves the deadlines and arms the timer again.
+    if (pending === undefined || pending.size === 0 || this.#holds > 0) return;
     let next = Infinity;
     let due: PendingRequest[] | undefined;
     for (const entry of pending.values()) {
@@ -398,6 +431,7 @@ export class JsonRpcPeer implements ContextPeer {
 
   #receive(connection: Connection, message: unknown, info: MessageInfo | undefined): void {
     if (connection.closed) return;
+    if (!connection.heard) connection.heardFirstMessage();
     try {
       const kind = classifyMessage(message);
       if (kind === KIND_REQUEST) {

@@ -1,3 +1,4 @@
+import { resourceNotFoundError } from '@mcpkit/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, ResourceTemplate } from '../src/index';
@@ -102,6 +103,28 @@ describe('resources', () => {
     const legacy = await rpcError(harness.client.request('resources/read', { uri: 'shelf://z9' }));
     expect(legacy).toMatchObject({ code: -32002, data: { uri: 'shelf://z9' } });
     harness.checked.assertClean();
+  });
+
+  it('a handler deep in a call stack throws resourceNotFoundError(uri, ctx.protocolVersion): the code of the era', async () => {
+    const server = library();
+    server.registerResource(
+      'drawer',
+      new ResourceTemplate('drawer://{slot}'),
+      { mimeType: 'text/plain' },
+      (uri, _v, ctx) => {
+        throw resourceNotFoundError(uri, ctx.protocolVersion);
+      },
+    );
+    let harness = await connect(server);
+    const missing = await rpcError(harness.client.request('resources/read', modern({ uri: 'drawer://z9' })));
+    expect(missing).toMatchObject({ code: -32602, data: { uri: 'drawer://z9' } });
+    await harness.close();
+    harness = await connect(server);
+    await initialize(harness.client, '2025-11-25');
+    const legacy = await rpcError(harness.client.request('resources/read', { uri: 'drawer://z9' }));
+    expect(legacy).toMatchObject({ code: -32002, data: { uri: 'drawer://z9' } });
+    harness.checked.assertClean();
+    await harness.close();
   });
 
   it('completes template variables, with context', async () => {

@@ -267,22 +267,16 @@ describe.concurrent('mcpkit ↔ official SDKs over stdio, every step, every mess
 });
 
 describe.concurrent('the stdio probe timing out (spec 2026-07-28 §2: timeout ⇒ legacy ⇒ initialize)', () => {
-  // The server reads its first message only after the client's probe timed out and `initialize` followed: both wait
-  // in the pipe, so the server sees `server/discover` then `initialize`, deterministically. Once fixed, either era is
-  // a correct outcome (legacy by the fallback, or modern if the server answers `initialize` with -32022 listing
-  // 2026-07-28), as long as every step passes.
+  // The server reads its first message 1.5 s after it started, five times the probe timeout. The probe timeout counts
+  // from the server's first message, so the probe waits for the start and the pairing stays modern, every step passing.
   it(SLOW_START_PAIRING, { timeout: TEST_TIMEOUT_MS }, async () => {
     const result = await run(
       MCPKIT_CLIENT,
       ['--version', 'auto', '--probe-timeout', '300'],
       [...MCPKIT_SERVER, '--startup-delay', '1500'],
     );
-    const era = result.report.era ?? 'legacy';
-    expectPairing(SLOW_START_PAIRING, result, {
-      ...mcpkitClient('auto'),
-      ...mcpkitServer(),
-      ...(era === 'modern' ? modern : legacy('2025-11-25')),
-    });
+    expect(result.report.era).toBe('modern');
+    expectPairing(SLOW_START_PAIRING, result, { ...mcpkitClient('auto'), ...mcpkitServer(), ...modern });
   });
 });
 

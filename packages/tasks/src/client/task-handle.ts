@@ -177,8 +177,18 @@ export class TaskHandle {
 
   /** 2025-11-25: `tasks/result`, waiting as long as the task runs (input requests arrive on its stream). */
   async #legacyResult(signal: AbortSignal | undefined): Promise<CallToolResult> {
-    const result = await this.#host.request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: 0 });
-    return result as unknown as CallToolResult;
+    if (this.#last?.status === 'cancelled') throw this.#cancelledError();
+    try {
+      const result = await this.#host.request('tasks/result', { taskId: this.taskId }, { signal, timeoutMs: 0 });
+      return result as unknown as CallToolResult;
+    } catch (error) {
+      // 2025-11-25 answers `tasks/result` of a cancelled task with a JSON-RPC error (-32603 from mcpkit): report it as
+      // 2026-07-28 does, so the same client code catches the same error in both eras.
+      if (!JsonRpcError.is(error)) throw error;
+      const info = await this.status({ signal }).catch(() => undefined);
+      if (info?.status === 'cancelled') throw this.#cancelledError(error);
+      throw error;
+    }
   }
 
   /** 2026-07-28: answers the input requests not answered yet, with `tasks/update`. True when it sent answers. */
@@ -213,9 +223,12 @@ export class TaskHandle {
     });
   }
 
-  #cancelledError(): TaskClientError {
-    return new TaskClientError('ERR_TASK_CANCELLED', this.#last?.statusMessage ?? 'The task was cancelled', {
-      taskId: this.taskId,
-    });
+  #cancelledError(cause?: unknown): TaskClientError {
+    return new TaskClientError(
+      'ERR_TASK_CANCELLED',
+      this.#last?.statusMessage ?? 'The task was cancelled',
+      { taskId: this.taskId },
+      cause === undefined ? undefined : { cause },
+    );
   }
 }
