@@ -24,6 +24,7 @@ export {
   requiredServerCapability,
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
+export { type Era, envelopeVersion, eraOfVersion, messageEra } from './era.js';
 export {
   headerMismatchError,
   invalidEnvelopeError,

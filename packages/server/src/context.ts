@@ -9,6 +9,7 @@ import {
   type RequestId,
   type RequestOptions,
 } from '@mcpkit/jsonrpc-core';
+import type { Era } from '@mcpkit/protocol';
 import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -23,7 +24,6 @@ import {
   type LoggingLevel,
   type ProgressToken,
 } from '@mcpkit/protocol';
-import type { Era } from './era';
 import type { ContextVariableMap } from './middleware/variables';
 import type { ServerSession } from './session';
 
@@ -48,6 +48,11 @@ export interface DispatchContext {
    * a request of the client: it runs no middleware, so it is not logged, traced or rate-limited as one.
    */
   readonly internal?: boolean;
+  /**
+   * The era the transport decided for this request (`Server.handle(request, { era })`), so the server does not read
+   * the envelope again to decide it. Absent: the server decides (the session's fixed era, else the envelope).
+   */
+  readonly era?: Era;
 }
 
 const noProgress = (): Promise<void> => Promise.resolve();

@@ -66,7 +66,7 @@ export {
   type ServerRequestHandler,
 } from './server';
 export { serverOf } from './server-of';
-export { type ConnectOptions, ServerSession } from './session';
+export { type ConnectOptions, type NegotiatedSession, ServerSession } from './session';
 export { BROADCAST_TOPIC, type ServerBroadcast, shareBroadcasts } from './shared-broadcasts';
 export { ToolResultError } from './tool-result-check';
 export { McpToolServer, type McpToolServerOptions } from './tool-server';

@@ -18,9 +18,10 @@ import {
   type CapabilityPath,
   type ClientRequestMethod,
   type ClientRequests,
+  type Era,
+  envelopeVersion,
   hasCapability,
   type Implementation,
-  MetaKeys,
   mcpPeerHooks,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
@@ -38,7 +39,7 @@ import type { ServerBroadcast } from './message-bus';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
 import { ServerNotificationContext } from './notification-context';
-import { type ConnectOptions, ServerSession, sendOutbound } from './session';
+import { type ConnectOptions, type NegotiatedSession, ServerSession, sendOutbound } from './session';
 
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
@@ -141,8 +142,9 @@ export class Server {
   readonly #rules: EraRules;
   readonly #peerSettings = new Map<number | undefined, PeerSettings>();
   /** Each era's behaviour (reading a request, running it, telling its listeners about changes): see `eras/`. */
-  readonly #legacy: EraStrategy;
-  readonly #modern: EraStrategy;
+  readonly #legacy: LegacyEra;
+  readonly #modern: ModernEra;
+  readonly #eras: Readonly<Record<Era, EraStrategy>>;
   #capabilities: ServerCapabilities;
   #loggingDeclared: boolean;
 
@@ -176,6 +178,7 @@ export class Server {
     };
     this.#legacy = new LegacyEra(host);
     this.#modern = new ModernEra(host);
+    this.#eras = { legacy: this.#legacy, modern: this.#modern };
 
     const internalErrorMessage = options.internalErrorMessage ?? 'Internal error';
     this.#middleware = new MiddlewareChain<ServerContext, unknown>({
@@ -360,8 +363,8 @@ export class Server {
     let era = session?.era;
     let version = session?.protocolVersion;
     if (era === undefined) {
-      const meta = (notification.params as { _meta?: unknown } | undefined)?._meta;
-      const declared = isJsonObject(meta) ? meta[MetaKeys.ProtocolVersion] : undefined;
+      // A notification on its own: the version its envelope names (read by protocol's one reader) decides its era.
+      const declared = envelopeVersion(notification.params);
       if (typeof declared === 'string') {
         era = 'modern';
         version = declared;
@@ -413,6 +416,34 @@ export class Server {
     return session;
   }
 
+  /**
+   * A session with no connection, opened in the legacy era with what was negotiated earlier: a stand-in the era rules
+   * accept for requests run through `handle(request, { session })` (a stateless legacy request's, a task resumed after
+   * its connection is gone). It is not among `sessions` and gets no broadcasts; sending on it fails.
+   *
+   * @example
+   * const session = server.openSession({ protocolVersion: '2025-11-25', clientCapabilities: {} });
+   * const response = await server.handle(request, { session });
+   */
+  openSession(negotiated: NegotiatedSession, options?: ConnectOptions): ServerSession {
+    const session = new ServerSession(this, options);
+    this.#legacy.open(session, negotiated);
+    return session;
+  }
+
+  /**
+   * Opens a connected session in the legacy era with what it negotiated before (a session restored from a shared
+   * store on another instance, or after a restart), as if its `initialize` had run here. The legacy era object writes
+   * the session's era: nothing else does.
+   *
+   * @example
+   * const session = await server.connect(transport);
+   * server.restoreSession(session, { protocolVersion: record.protocolVersion, clientCapabilities: record.capabilities });
+   */
+  restoreSession(session: ServerSession, negotiated: NegotiatedSession): void {
+    this.#legacy.open(session, negotiated);
+  }
+
   /** Closes every session (listen streams end without a response). */
   async close(): Promise<void> {
     await Promise.all([...this.#sessions].map((session) => session.close()));
@@ -438,6 +469,11 @@ export class Server {
         params?: Record<string, unknown>;
       }) => void | Promise<void>;
       session?: ServerSession;
+      /**
+       * The era the transport decided for this request (it read the envelope to route it): passed down so the server
+       * does not decide again. Default: the server decides (the session's fixed era, else the envelope).
+       */
+      era?: Era;
     } = {},
   ): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? NEVER_ABORTED;
@@ -447,6 +483,7 @@ export class Server {
       message: request,
       signal,
       info: options.info ?? NO_INFO,
+      era: options.era,
       // One closure per request, as before the outbound hooks: a request that sends nothing pays for nothing more.
       notify: async (method, params) => {
         const hooks = this.outboundHooks;
@@ -476,8 +513,7 @@ export class Server {
    */
   async dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
     const params = request.params as Record<string, unknown> | undefined;
-    const era = this.#rules.eraOf(params, session) === 'modern' ? this.#modern : this.#legacy;
-    return era.handle(request.method, params, dctx, session);
+    return this.#eras[this.#rules.eraOf(params, session, dctx.era)].handle(request.method, params, dctx, session);
   }
 
   /**

@@ -13,14 +13,7 @@ import {
   missingRequiredClientCapabilityError,
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
-import {
-  type DispatchContext,
-  type McpToolServer,
-  type Server,
-  type ServerMiddleware,
-  type ServerRequestContext,
-  ServerSession,
-} from '@mcpkit/server';
+import type { McpToolServer, Server, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
 import {
@@ -534,24 +527,23 @@ export class TaskServer {
       method: 'tools/call',
       params: { ...record.request.params, ...(record.era === 'legacy' ? { task: {} } : {}) },
     };
-    let session: ServerSession | undefined;
-    if (record.era === 'legacy') {
-      // A stand-in for the session that created it (gone with the old process): the era rules need one.
-      session = new ServerSession(this.#server);
-      session.era = 'legacy';
-      session.protocolVersion = record.context.protocolVersion;
-      session.clientCapabilities = record.context.clientCapabilities;
-    }
-    const dispatch: DispatchContext = {
-      requestId,
-      message: request,
-      signal: new AbortController().signal,
-      info: {},
-      notify: () => Promise.resolve(),
-    };
+    // A legacy task needs a stand-in for the session that created it (gone with the old process): the era rules want
+    // one, and the server's legacy era opens it with what the task kept.
+    const session =
+      record.era === 'legacy'
+        ? this.#server.openSession({
+            protocolVersion: record.context.protocolVersion,
+            clientCapabilities: record.context.clientCapabilities,
+          })
+        : undefined;
     this.#resuming.set(requestId, working);
-    this.#server.dispatch(request, dispatch, session).then(
-      () => this.#resuming.delete(requestId),
+    this.#server.handle(request, { session, era: record.era }).then(
+      (response) => {
+        this.#resuming.delete(requestId);
+        if (response !== undefined && 'error' in response) {
+          this.#report(new JsonRpcError(response.error.code, response.error.message, response.error.data));
+        }
+      },
       (error) => {
         this.#resuming.delete(requestId);
         this.#report(error);
