@@ -11,6 +11,7 @@ export {
   type ClientContext,
   type ClientContextVariableMap,
   type ClientExtension,
+  type ClientExtensionContext,
   ClientInboundContext,
   type ClientMiddleware,
   ClientRequestContext,

@@ -11,7 +11,7 @@ export {
   ServerRequestContext,
 } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
-export type { ServerExtension } from './extensions';
+export type { ScopedMiddleware, ServerExtension, ServerExtensionContext } from './extensions';
 export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { compileSchema, jsonSchemaCompiler } from './json-schema';
 export type { InferJsonSchema } from './json-schema-types';

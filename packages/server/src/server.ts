@@ -31,7 +31,7 @@ import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
 import type { EraHost, EraStrategy } from './eras/era-host';
 import { LegacyEra } from './eras/legacy-era';
 import { ModernEra } from './eras/modern-era';
-import { checkExtension, type ServerExtension } from './extensions';
+import { checkExtension, extensionLayers, type ServerExtension } from './extensions';
 import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
 import type { InputRounds } from './input-rounds';
 import type { ListenStream } from './listen-stream';
@@ -136,7 +136,7 @@ export class Server {
   readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
   readonly #middleware: MiddlewareChain<ServerContext, unknown>;
   readonly #outbound: MiddlewareChain<OutboundMessage, unknown>;
-  readonly #extensions = new Map<string, ServerExtension>();
+  readonly #extensions = new Map<string, ServerExtension<unknown, this>>();
   readonly #sessions = new Set<ServerSession>();
   readonly #streams = new Set<ListenStream>();
   readonly #rules: EraRules;
@@ -322,8 +322,9 @@ export class Server {
 
   /**
    * Registers an extension (SEP-2133): advertises it as `capabilities.extensions[id]`, routes its methods on every
-   * path and in both eras, and installs its middleware. Refused, with nothing installed, when the id is malformed or
-   * taken, or a method clashes with an MCP core method or a registered handler.
+   * path and in both eras, installs its middleware (scoped ones see only the methods they name), then calls its
+   * `install` and returns what that returns. Refused, with nothing installed, when the id is malformed or taken, or a
+   * method clashes with an MCP core method or a registered handler.
    *
    * @example
    * server.extend({
@@ -332,22 +333,20 @@ export class Server {
    *   methods: { 'com.example/alerts/list': () => ({ alerts: [] }) },
    * });
    */
-  extend(extension: ServerExtension): void {
+  extend<A = void>(extension: ServerExtension<A, this>): A {
     checkExtension(extension, this.#extensions, this.#handlers, this.#notificationHandlers);
     this.#extensions.set(extension.id, extension);
     for (const [method, handler] of Object.entries(extension.methods ?? {})) this.#handlers.set(method, handler);
     for (const [method, handler] of Object.entries(extension.notifications ?? {})) {
       this.#notificationHandlers.set(method, handler as ServerNotificationHandler);
     }
-    const middleware = extension.middleware;
-    if (middleware !== undefined) {
-      for (const layer of typeof middleware === 'function' ? [middleware] : middleware) this.#middleware.add(layer);
-    }
+    for (const layer of extensionLayers(extension.middleware)) this.#middleware.add(layer);
     this.registerCapabilities({ extensions: { [extension.id]: extension.declaration ?? {} } } as ServerCapabilities);
+    return extension.install === undefined ? (undefined as A) : extension.install({ server: this, host: this });
   }
 
   /** The extensions registered, by id. */
-  get extensions(): ReadonlyMap<string, ServerExtension> {
+  get extensions(): ReadonlyMap<string, ServerExtension<unknown, this>> {
     return this.#extensions;
   }
 

@@ -1,4 +1,4 @@
-import type { CallOptions, Client, ClientMiddleware } from '@mcpkit/client';
+import type { CallOptions, Client, ClientExtension, ClientMiddleware } from '@mcpkit/client';
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -49,6 +49,31 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const TASKS_DECLARATION = { id: TASKS_EXTENSION_ID, resultTypes: ['task'] } as const;
+let adopting = false;
+
+/**
+ * The tasks extension for `client.extend` (before `connect`): returns the `TasksClient` it installs.
+ *
+ * @example
+ * const tasksClient = client.extend(tasks());
+ * await client.connect(transport);
+ * const task = await tasksClient.callToolAsTask({ name: 'build', arguments: {} });
+ */
+export function tasks(options: TasksClientOptions = {}): ClientExtension<TasksClient, Client> {
+  return {
+    ...TASKS_DECLARATION,
+    install: ({ client }) => {
+      adopting = true;
+      try {
+        return new TasksClient(client, options);
+      } finally {
+        adopting = false;
+      }
+    },
+  };
+}
+
 /**
  * Tasks on an `@mcpkit/client` `Client`, with the same code against a 2025-11-25 server (task-augmented `tools/call`)
  * and a 2026-07-28 one (the `io.modelcontextprotocol/tasks` extension). Create it before `connect` (it declares the
@@ -56,9 +81,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * const client = new Client({ name: 'app', version: '1.0.0' }, { handlers: { elicitation: askUser } });
- * const tasks = new TasksClient(client);
+ * const tasksClient = client.extend(tasks());
  * await client.connect(transport);
- * const task = await tasks.callToolAsTask({ name: 'build', arguments: { target: 'web' } });
+ * const task = await tasksClient.callToolAsTask({ name: 'build', arguments: { target: 'web' } });
  * const result = await task.wait();
  */
 export class TasksClient {
@@ -73,7 +98,10 @@ export class TasksClient {
 
   constructor(client: Client, options: TasksClientOptions = {}) {
     this.client = client;
-    client.extend({ id: TASKS_EXTENSION_ID, resultTypes: ['task'] });
+    // Constructed by `tasks()`'s install, the extension is being installed already; constructed directly (the older
+    // shape), it declares itself the same way, through the public `extend`.
+    if (adopting) adopting = false;
+    else client.extend(TASKS_DECLARATION);
     if (options.receiver !== false) {
       installTaskReceiver(client, options.receiver === true || options.receiver === undefined ? {} : options.receiver);
     }

@@ -13,7 +13,7 @@ import {
   missingRequiredClientCapabilityError,
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
-import type { McpToolServer, Server, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
+import type { McpToolServer, Server, ServerExtension, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
 import {
@@ -29,8 +29,8 @@ import { storeRefusal } from './errors';
 import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
 import { RunningTask } from './running-task';
 import { TaskBus } from './task-bus';
-import { installTaskMethods } from './task-methods';
-import type { TaskServerOptions, TaskToolOptions } from './task-server-options';
+import { type TaskMethodsContext, taskMethods } from './task-methods';
+import type { TasksServerOptions, TaskToolOptions } from './task-server-options';
 
 const MIN_TTL_MS = 1_000;
 
@@ -59,6 +59,26 @@ function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknow
   return { ...result, capabilities };
 }
 
+// How a `TasksServer` becomes an extension: defined inside the class (it reads the instance's private state) and
+// shared by `tasks()` and the constructor. `adopting` tells a constructor called by `tasks()`'s install that the
+// extension is being installed already.
+let extensionOf: (
+  existing: TasksServer | undefined,
+  options: TasksServerOptions,
+) => ServerExtension<TasksServer, McpToolServer>;
+let adopting = false;
+
+/**
+ * The tasks extension for `McpToolServer.extend` / `McpServer.extend`: returns the `TasksServer` it installs.
+ *
+ * @example
+ * const taskServer = server.extend(tasks({ store: await SqliteTaskStore.open('./tasks.db') }));
+ * await taskServer.ready;
+ */
+export function tasks(options: TasksServerOptions = {}): ServerExtension<TasksServer, McpToolServer> {
+  return extensionOf(undefined, options);
+}
+
 /**
  * Tasks on an `McpServer`, in both eras, from one definition: 2025-11-25 task-augmented `tools/call` (`tasks/get`,
  * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`) and the 2026-07-28 extension
@@ -69,7 +89,7 @@ function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknow
  *
  * @example
  * const server = new McpServer({ name: 'builds', version: '1.0.0' });
- * const tasks = new TaskServer(server, { store: await SqliteTaskStore.open('./tasks.db') });
+ * const taskServer = server.extend(tasks({ store: await SqliteTaskStore.open('./tasks.db') }));
  * server.registerTool('build', { execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
  *   for (let step = 1; step <= 3; step++) {
  *     await ctx.get('task')?.setStatusMessage(`step ${step} of 3`);
@@ -77,9 +97,9 @@ function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknow
  *   }
  *   return { content: [{ type: 'text', text: 'built' }] };
  * });
- * await tasks.ready;
+ * await taskServer.ready;
  */
-export class TaskServer {
+export class TasksServer {
   readonly store: TaskStore;
   readonly instanceId: string;
   /** Settles once unfinished tasks of a previous process were resumed or failed (`recover`). */
@@ -100,7 +120,7 @@ export class TaskServer {
   readonly #bus: TaskBus | undefined;
   readonly #resuming = new Map<string, TaskRecord>();
 
-  constructor(mcp: McpToolServer, options: TaskServerOptions = {}) {
+  constructor(mcp: McpToolServer, options: TasksServerOptions = {}) {
     this.#mcp = mcp;
     this.#server = mcp.server;
     this.store = options.store ?? new InMemoryTaskStore();
@@ -122,23 +142,10 @@ export class TaskServer {
       ['listPageSize', this.#listPageSize],
     ] as const) {
       if (!Number.isInteger(value) || value < 1) {
-        throw new RangeError(`TaskServer: ${name} must be a positive integer; got ${value}`);
+        throw new RangeError(`TasksServer: ${name} must be a positive integer; got ${value}`);
       }
     }
     this.#server.registerCapabilities({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
-    installTaskMethods(this.#server, {
-      owned: (taskId, ctx) => this.#owned(taskId, ctx),
-      owner: (ctx) => this.#owner(ctx),
-      running: (taskId) => this.#running.get(taskId),
-      cancel: (record) => this.#cancel(record),
-      answerElsewhere:
-        this.#bus === undefined ? undefined : (taskId, responses) => this.#bus!.answer(taskId, responses),
-      inputsChanged: (task) => this.#inputsChanged(task),
-      store: this.store,
-      listPageSize: this.#listPageSize,
-      pollIntervalMs: this.#pollIntervalMs,
-      middleware: this.#middleware,
-    });
     this.#bus =
       options.bus === undefined
         ? undefined
@@ -154,6 +161,65 @@ export class TaskServer {
           );
     const recovered = options.recover === false ? Promise.resolve() : this.#recover();
     this.ready = this.#bus === undefined ? recovered : Promise.all([recovered, this.#bus.ready]).then(() => undefined);
+    // Constructed by `tasks()`'s install, the extension is being installed already; constructed directly (the older
+    // shape), it installs itself the same way, through the public `extend`.
+    if (adopting) adopting = false;
+    else mcp.extend(extensionOf(this, options));
+  }
+
+  static {
+    extensionOf = (existing, options) => {
+      let live = existing;
+      const now = (): TasksServer => {
+        if (live === undefined) {
+          throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'The tasks extension is not installed yet');
+        }
+        return live;
+      };
+      const methods: TaskMethodsContext = {
+        owned: (taskId, ctx) => now().#owned(taskId, ctx),
+        owner: (ctx) => now().#owner(ctx),
+        running: (taskId) => now().#running.get(taskId),
+        cancel: (record) => now().#cancel(record),
+        get answerElsewhere() {
+          const bus = now().#bus;
+          return bus === undefined
+            ? undefined
+            : (taskId: string, responses: Record<string, unknown>) => bus.answer(taskId, responses);
+        },
+        inputsChanged: (task) => now().#inputsChanged(task),
+        get store() {
+          return now().store;
+        },
+        get listPageSize() {
+          return now().#listPageSize;
+        },
+        get pollIntervalMs() {
+          return now().#pollIntervalMs;
+        },
+      };
+      return {
+        id: TASKS_EXTENSION_ID,
+        declaration: {},
+        methods: taskMethods(methods),
+        // Its middleware sees only the methods tasks take part in: the calls it may turn into tasks, and the two
+        // results whose capabilities it trims to the era's vocabulary.
+        middleware: {
+          methods: ['tools/call', 'initialize', 'server/discover'],
+          middleware: (ctx, next) => now().#middleware(ctx, next),
+        },
+        install: ({ host }) => {
+          if (live !== undefined) return live;
+          adopting = true;
+          try {
+            live = new TasksServer(host, options);
+          } finally {
+            adopting = false;
+          }
+          return live;
+        },
+      };
+    };
   }
 
   /** How many tasks this process is running now. */
@@ -169,7 +235,7 @@ export class TaskServer {
    * @example
    * server.registerTool('delete_all', { execution: { taskSupport: 'required' } }, async (_args, ctx) => {
    *   const answer = await ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
-   *   return tasks.runAsTask(ctx, async () => ({ content: [{ type: 'text', text: `${answer.action}: deleted` }] }));
+   *   return taskServer.runAsTask(ctx, async () => ({ content: [{ type: 'text', text: `${answer.action}: deleted` }] }));
    * });
    */
   async runAsTask(
@@ -560,3 +626,8 @@ export class TaskServer {
     }
   }
 }
+
+/** @deprecated Renamed `TasksServer` (one rule for both sides: `TasksServer` / `TasksClient`); goes in the next minor. */
+export const TaskServer = TasksServer;
+/** @deprecated Renamed `TasksServer`. */
+export type TaskServer = TasksServer;
