@@ -226,6 +226,26 @@ describe('client.request, notify, setRequestHandler, extend', () => {
     await h.client.close();
   });
 
+  it('an extension installs through the public API and extend returns its API; declaration and settings both declare', async () => {
+    const h = await harness({ server: toolServer('modern'), manualConnect: true });
+    const api = h.client.extend({
+      id: 'com.example/notes',
+      declaration: { pages: 2 },
+      install: ({ client }) => ({ call: () => client.request('tools/call', { name: 'plain', arguments: {} }) }),
+    });
+    h.client.extend({ id: 'com.example/old-shape', settings: { legacy: true } });
+    await h.client.connect(h.transport);
+    expect(await api.call()).toMatchObject({ resultType: 'complete' });
+    const envelope = metaOf(h.requests('tools/call')[0]!)?.['io.modelcontextprotocol/clientCapabilities'] as {
+      extensions?: object;
+    };
+    expect(envelope.extensions).toEqual({
+      'com.example/notes': { pages: 2 },
+      'com.example/old-shape': { legacy: true },
+    });
+    await h.client.close();
+  });
+
   it('without the extension, an unknown resultType is refused', async () => {
     const h = await harness({ server: toolServer('modern') });
     const error = await h.client.callTool({ name: 'task' }).catch((caught: unknown) => caught);
