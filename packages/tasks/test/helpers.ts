@@ -3,7 +3,7 @@ import { createLinkedTransports, type MessageInfo } from '@mcpkit/jsonrpc-core';
 import { McpServer } from '@mcpkit/server';
 import { type CheckedTransport, checkWire } from '@mcpkit/testkit';
 import { tasks as clientTasks } from '../src/client/index';
-import type { TasksClientOptions, TasksServerOptions } from '../src/index';
+import type { TasksClient, TasksClientOptions, TasksServerOptions } from '../src/index';
 import { tasks as serverTasks } from '../src/server/index';
 
 // biome-ignore lint/suspicious/noExplicitAny: test fixtures read deep into wire objects
