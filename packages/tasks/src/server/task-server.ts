@@ -6,25 +6,13 @@ import {
   type JsonRpcRequest,
   toErrorObject,
 } from '@mcpkit/jsonrpc-core';
-import {
-  type CallToolResult,
-  hasCapability,
-  invalidParamsError,
-  missingRequiredClientCapabilityError,
-  TASKS_EXTENSION_ID,
-} from '@mcpkit/protocol';
+import { type CallToolResult, invalidParamsError, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
 import type { McpToolServer, Server, ServerExtension, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
-import {
-  detailedModernTask,
-  legacyTask,
-  modernTask,
-  type TaskEra,
-  type TaskPatch,
-  type TaskRecord,
-} from '../task-record';
+import { detailedModernTask, type TaskPatch, type TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
+import { TASK_ERAS } from './eras/task-eras';
 import { storeRefusal } from './errors';
 import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
 import { RunningTask } from './running-task';
@@ -243,10 +231,7 @@ export class TasksServer {
     work: (ctx: ServerRequestContext) => CallToolResult | Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     const inline =
-      ctx.get('task') !== undefined ||
-      ctx.method !== 'tools/call' ||
-      ctx.era !== 'modern' ||
-      !hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]);
+      ctx.get('task') !== undefined || ctx.method !== 'tools/call' || !TASK_ERAS[ctx.era].mayRunAsTask(ctx);
     if (inline) return work(ctx);
     return (await this.#start(ctx, () => work(ctx))) as unknown as CallToolResult;
   }
@@ -281,48 +266,21 @@ export class TasksServer {
     if (resumed !== undefined) {
       this.#resuming.delete(String(ctx.requestId));
       this.#run(ctx, resumed, next);
-      return this.#created(resumed, ctx.era);
+      return TASK_ERAS[resumed.era].created(resumed);
     }
     const params = ctx.params ?? {};
     const name = params.name;
     const tool = typeof name === 'string' ? this.#mcp.getTool(name) : undefined;
     if (tool === undefined) return next();
     const support = tool.execution?.taskSupport ?? 'forbidden';
-    if (ctx.era === 'legacy') {
-      const asked = ctx.protocolVersion === '2025-11-25' && params.task !== undefined && params.task !== null;
-      if (asked && support === 'forbidden') {
-        throw new JsonRpcError(
-          JsonRpcErrorCode.MethodNotFound,
-          `Tool '${name}' does not support task-augmented execution (execution.taskSupport is "forbidden"): call it without params.task`,
-          { method: 'tools/call', tool: name, taskSupport: support },
-        );
-      }
-      if (!asked && support === 'required') {
-        throw new JsonRpcError(
-          JsonRpcErrorCode.MethodNotFound,
-          ctx.protocolVersion === '2025-11-25'
-            ? `Tool '${name}' requires task-augmented execution (execution.taskSupport is "required"): call it with params.task`
-            : `Tool '${name}' runs only as a task, which ${ctx.protocolVersion} does not have: connect with 2025-11-25 or 2026-07-28`,
-          { method: 'tools/call', tool: name, taskSupport: support },
-        );
-      }
-      return asked ? this.#start(ctx, next) : next();
-    }
-    const declared = hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]);
-    if (support === 'required' && !declared) {
-      throw missingRequiredClientCapabilityError(
-        { extensions: { [TASKS_EXTENSION_ID]: {} } },
-        `Tool '${name}' runs only as a task: declare the ${TASKS_EXTENSION_ID} extension in the request's client capabilities`,
-      );
-    }
-    if (support === 'forbidden' || !declared || this.#tools[name as string]?.start === 'handler') return next();
-    return this.#start(ctx, next);
+    const startsInHandler = this.#tools[name as string]?.start === 'handler';
+    return TASK_ERAS[ctx.era].callMode(ctx, support, startsInHandler) === 'task' ? this.#start(ctx, next) : next();
   }
 
   /** Creates the task (durably: `tasks/get` finds it before the answer goes out) and runs `run` as it. */
   async #start(ctx: ServerRequestContext, run: () => unknown): Promise<Record<string, unknown>> {
     const params = ctx.params ?? {};
-    const ttlMs = this.#ttl(ctx.era === 'legacy' ? (params.task as { ttl?: unknown } | undefined)?.ttl : undefined);
+    const ttlMs = this.#ttl(TASK_ERAS[ctx.era].requestedTtl(params));
     const now = this.#now();
     const record: TaskRecord = {
       taskId: newTaskId(),
@@ -344,17 +302,13 @@ export class TasksServer {
       throw storeRefusal(error);
     }
     this.#run(ctx, record, run);
-    return this.#created(record, ctx.era);
-  }
-
-  #created(record: TaskRecord, era: TaskEra): Record<string, unknown> {
-    return era === 'legacy' ? { task: legacyTask(record) } : { resultType: 'task', ...modernTask(record) };
+    return TASK_ERAS[record.era].created(record);
   }
 
   /** Runs the handler detached from its request: its signal, notifications and asks go to the task. */
   #run(ctx: ServerRequestContext, record: TaskRecord, run: () => unknown): void {
     const taskId = record.taskId;
-    const task = new RunningTask(taskId, record.era, record.era === 'legacy' ? ctx.session : undefined, {
+    const task = new RunningTask(taskId, record.era, TASK_ERAS[record.era].session(ctx), {
       inputsChanged: (changed) => void this.#inputsChanged(changed),
       error: (error) => this.#report(error),
     });
@@ -383,14 +337,7 @@ export class TasksServer {
   }
 
   #notifyFromHandler(task: RunningTask, method: string, params: JsonRpcParams | undefined): Promise<void> {
-    if (task.era === 'legacy') return task.notify(method, params);
-    // 2026-07-28 has no stream for a task's request-scoped notifications once the call was answered: progress
-    // becomes the task's statusMessage; log messages have nowhere to go.
-    if (method !== 'notifications/progress' || !isJsonObject(params)) return Promise.resolve();
-    const { progress, total, message } = params as { progress?: unknown; total?: unknown; message?: unknown };
-    const text =
-      typeof message === 'string' ? message : `${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
-    return this.#setStatusMessage(task.taskId, text);
+    return TASK_ERAS[task.era].notify(task, method, params, (text) => this.#setStatusMessage(task.taskId, text));
   }
 
   async #complete(task: RunningTask, result: unknown): Promise<void> {
@@ -403,8 +350,7 @@ export class TasksServer {
       return;
     }
     const toolResult = result as unknown as CallToolResult;
-    // 2025-11-25: a tool result with isError is a failed task; 2026-07-28: it is completed (failed = protocol error).
-    const failed = task.era === 'legacy' && toolResult.isError === true;
+    const failed = TASK_ERAS[task.era].failed(toolResult);
     await this.#settle(task, {
       status: failed ? 'failed' : 'completed',
       statusMessage: failed ? `Tool execution failed: ${firstText(toolResult)}` : undefined,
@@ -489,14 +435,11 @@ export class TasksServer {
   /** Status notifications: 2025-11-25 to the creating session; 2026-07-28 to listen streams that asked, owner only. */
   #announce(record: TaskRecord, task: RunningTask | undefined): void {
     if (!this.#notifyStatus) return;
-    const send = (promise: Promise<void>) => promise.catch((error) => this.#report(error));
-    const session = task?.session;
-    if (record.era === 'legacy' && session?.connected === true && session.era === 'legacy') {
-      send(session.notify('notifications/tasks/status', legacyTask(record) as unknown as JsonRpcParams));
-    }
+    const rules = TASK_ERAS[record.era];
+    rules.announceToSession(record, task, (promise) => promise.catch((error) => this.#report(error)));
     this.#announceStreams(record);
     // Listen streams held by other instances.
-    if (record.era === 'modern') this.#bus?.status(record);
+    if (rules.sharesStatus) this.#bus?.status(record);
   }
 
   /** 2026-07-28: `notifications/tasks` to the listen streams held here that asked for the task, owner only. */
@@ -587,21 +530,8 @@ export class TasksServer {
     });
     if (working === undefined) return;
     const requestId = `mcpkit-tasks-resume:${record.taskId}`;
-    const request: JsonRpcRequest = {
-      jsonrpc: '2.0',
-      id: requestId,
-      method: 'tools/call',
-      params: { ...record.request.params, ...(record.era === 'legacy' ? { task: {} } : {}) },
-    };
-    // A legacy task needs a stand-in for the session that created it (gone with the old process): the era rules want
-    // one, and the server's legacy era opens it with what the task kept.
-    const session =
-      record.era === 'legacy'
-        ? this.#server.openSession({
-            protocolVersion: record.context.protocolVersion,
-            clientCapabilities: record.context.clientCapabilities,
-          })
-        : undefined;
+    const { params, session } = TASK_ERAS[record.era].resumed(this.#server, record);
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id: requestId, method: 'tools/call', params };
     this.#resuming.set(requestId, working);
     this.#server.handle(request, { session, era: record.era }).then(
       (response) => {
