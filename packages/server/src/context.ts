@@ -279,6 +279,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     if (!this.#loggingDeclared) return Promise.resolve();
+    // Era branch kept: the handler's context is one object for both eras (handlers do not know the era); the
+    // threshold is the session's setLevel (legacy) or the request's envelope (modern), and neither era object is here.
     const threshold = this.era === 'legacy' ? (this.session?.logLevel ?? this.logLevel) : this.logLevel;
     if (this.era === 'modern' && threshold === undefined) return Promise.resolve();
     if (threshold !== undefined && !isLevelEnabled(level, threshold)) return Promise.resolve();

@@ -118,6 +118,8 @@ export class EraRules {
 
   /** Throws -32601 for `initialize` on a connection already fixed to the modern era (which has no `initialize`). */
   refuseInitializeOnFixedModern(session: ServerSession | undefined): void {
+    // Era branch kept: `initialize` is the legacy era's to answer, and it must refuse a connection the modern era
+    // already fixed; this is the era rules' own table of what each era allows.
     if (session?.era === 'modern' && session.fixEra) {
       throw methodNotFoundError(
         'initialize',

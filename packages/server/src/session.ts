@@ -192,6 +192,8 @@ export class ServerSession extends JsonRpcPeer {
    * where log messages belong to the request that asked for them.
    */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    // Era branch kept: a log not tied to a request exists only in the legacy era; this is the session's public method,
+    // reached without a request (and so without an era object).
     if (this.era !== 'legacy' || this.protocolVersion === undefined || !this.server.declares(['logging'])) return;
     if (this.logLevel !== undefined && !isLevelEnabled(level, this.logLevel)) return;
     await this.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });

@@ -220,6 +220,7 @@ export class SkillsServer {
   }
 
   #cacheFields(ctx: ServerRequestContext): Partial<CacheHint> {
+    // Era branch kept: the skills' own cache hint, as for resources: only 2026-07-28 results carry one.
     return ctx.era === 'modern' ? { ttlMs: this.#cache.ttlMs, cacheScope: this.#cache.cacheScope } : {};
   }
 

@@ -215,6 +215,7 @@ export function taskMethods(tasks: TaskMethodsContext): ExtensionMethods {
   const byEra =
     (legacyHandler: (params: Params, ctx: ServerRequestContext) => unknown, modernHandler?: typeof legacyHandler) =>
     (params: Params, ctx: ServerRequestContext) =>
+      // Era branch kept: the one place tasks/* picks its era's handler (the methods are each era's vocabulary).
       ctx.era === 'modern' && modernHandler !== undefined ? modernHandler(params, ctx) : legacyHandler(params, ctx);
 
   return {

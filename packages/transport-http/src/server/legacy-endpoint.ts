@@ -353,6 +353,7 @@ export class LegacyEndpoint {
   /** GET and DELETE exist only for legacy sessions: 405 in 2026-07-28, in stateless mode, or on a modern-only server. */
   #legacyOnly(request: Request, method: string): Response | undefined {
     const version = request.headers.get('mcp-protocol-version');
+    // Era branch kept: HTTP routing by header before any body exists; the 2026-07-28 binding has no GET or DELETE.
     if (isModernVersion(version)) {
       return methodNotAllowed('POST', `2026-07-28 Streamable HTTP is POST only (no ${method})`);
     }

@@ -37,7 +37,8 @@ export interface StatelessRun {
 
 /** The HTTP status of a response sent as JSON. */
 export function statusOf(response: JsonRpcResponse, era: Era): number {
-  // The HTTP binding of 2026-07-28 maps protocol errors to statuses; the legacy binding answers every response 200.
+  // Era branch kept: the HTTP binding of 2026-07-28 maps protocol errors to statuses; the legacy binding answers every
+  // response 200. The era was decided by the handler and handed down in `run.era`.
   if (era !== 'modern' || !('error' in response) || response.error === undefined) return 200;
   const { code, data } = response.error;
   if (code === McpErrorCode.MethodNotFound) return 404;
