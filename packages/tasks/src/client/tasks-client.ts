@@ -8,6 +8,7 @@ import {
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
 import { newTaskId } from '../task-ids';
+import { taskClientEra } from './eras/task-client-eras';
 import { TaskClientError } from './task-client-error';
 import { TaskHandle, type TaskHandleHost } from './task-handle';
 import { readTaskInfo, type TaskInfo } from './task-info';
@@ -106,8 +107,8 @@ export class TasksClient {
       installTaskReceiver(client, options.receiver === true || options.receiver === undefined ? {} : options.receiver);
     }
     this.#host = {
-      get era() {
-        return client.era ?? 'legacy';
+      get rules() {
+        return taskClientEra(client.era);
       },
       request: (method, params, callOptions) => client.request(method, params, callOptions),
       answerInputRequests: (inputRequests: InputRequests, signal): Promise<InputResponses> =>
@@ -137,9 +138,9 @@ export class TasksClient {
    */
   async callToolAsTask(params: CallToolRequestParams, options: TaskCallOptions = {}): Promise<TaskHandle> {
     const client = this.client;
-    const legacy = client.era === 'legacy';
+    const rules = taskClientEra(client.era);
     const augment =
-      legacy &&
+      rules.augmentsCalls &&
       client.protocolVersion === '2025-11-25' &&
       hasCapability(client.serverCapabilities, ['tasks', 'requests', 'tools', 'call']) &&
       (await this.#taskSupport(params.name, options.signal)) !== 'forbidden';
@@ -147,7 +148,7 @@ export class TasksClient {
     this.#own.add(request);
     if (augment) request.task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     let token: string | undefined;
-    if (options.onProgress !== undefined && legacy) {
+    if (options.onProgress !== undefined && rules.progressByToken) {
       token = `task-progress-${newTaskId()}`;
       const meta = isObject(params._meta) ? params._meta : {};
       request._meta = { ...meta, progressToken: token };
@@ -164,7 +165,7 @@ export class TasksClient {
       if (token !== undefined) this.#progress.delete(token);
       throw error;
     }
-    const created = readTaskInfo(legacy ? raw.task : raw.resultType === 'task' ? raw : undefined);
+    const created = readTaskInfo(rules.createdTask(raw));
     if (created === undefined) {
       if (token !== undefined) this.#progress.delete(token);
       if (raw.resultType !== undefined && raw.resultType !== 'complete') {
@@ -206,7 +207,7 @@ export class TasksClient {
    * capabilities, not listable): `TaskClientError` `ERR_NOT_IN_REVISION`.
    */
   async list(options: { cursor?: string; signal?: AbortSignal } = {}): Promise<TaskList> {
-    if (this.client.era === 'modern') {
+    if (!taskClientEra(this.client.era).lists) {
       throw new TaskClientError(
         'ERR_NOT_IN_REVISION',
         'tasks/list does not exist in 2026-07-28 (the tasks extension has none): keep the ids of the tasks you start',
