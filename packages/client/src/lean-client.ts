@@ -69,6 +69,7 @@ import { checkStructuredContent, type JsonSchemaValidator } from './output-schem
 import { behaviourOf, type CallBehaviour, checkResult, RequestPipeline } from './requests';
 import type { ResponseCache } from './response-cache';
 import { dropInvalidTools } from './tool-filter';
+import { tellTransportVersion } from './versioned-transport';
 import { Warnings } from './warnings';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -248,6 +249,7 @@ export class LeanClient {
           cancellation: this.#cancellation,
           onDiscovered: (result) =>
             this.#cache?.set('server/discover', '', this.#authContext(), result, result.ttlMs, result.cacheScope),
+          tellVersion: (version) => tellTransportVersion(transport, version),
         },
         options,
       );
