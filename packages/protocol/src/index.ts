@@ -24,6 +24,7 @@ export {
   requiredServerCapability,
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
+export { clientCapabilitiesFor } from './declared-capabilities.js';
 export { type Era, envelopeVersion, eraOfVersion, messageEra } from './era.js';
 export {
   headerMismatchError,
@@ -151,9 +152,11 @@ export type {
 } from './types/content.js';
 export type {
   BooleanSchema,
+  ElicitAnswer,
   ElicitationCompleteNotificationParams,
   ElicitationRequestedSchema,
   ElicitFieldValue,
+  ElicitFormSchema,
   ElicitRequest,
   ElicitRequestFormParams,
   ElicitRequestParams,
