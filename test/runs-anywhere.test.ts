@@ -60,6 +60,9 @@ const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]
     'client/index',
     'transport/index',
   ],
+  // The extensions to install on either side (`mcp.extend(tasks())`, `client.extend(skills())`).
+  '@mcpkit/tasks': ['server/index', 'client/index'],
+  '@mcpkit/skills': ['server/index', 'client/index'],
   '@mcpkit/apps': ['host/index', 'view/index', 'post-message-transport'],
 };
 

@@ -44,7 +44,7 @@ $('teardown').addEventListener('click', () => void teardown());
 
 async function main(): Promise<void> {
   const client = new Client({ name: 'mcpkit-sample-host', version: '1.0.0' });
-  client.extend({ id: APPS_EXTENSION_ID, settings: { mimeTypes: [APP_HTML_MIME_TYPE] } });
+  client.extend({ id: APPS_EXTENSION_ID, declaration: { mimeTypes: [APP_HTML_MIME_TYPE] } });
   const era = params.get('era') === 'legacy' ? '2025-11-25' : '2026-07-28';
   await client.connect(new StreamableHttpClientTransport(new URL('/mcp', location.href)), { protocolVersion: era });
   $('status').textContent = `connected, ${client.protocolVersion}`;

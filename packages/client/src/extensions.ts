@@ -7,8 +7,8 @@ import type { ClientContext, ClientExtension } from './middleware';
 
 /** Registers `extension`; refused (`ERR_DUPLICATE_EXTENSION`) when its id is taken. */
 export function addExtension(
-  extension: ClientExtension,
-  registered: Map<string, ClientExtension>,
+  extension: ClientExtension<unknown, never>,
+  registered: Map<string, ClientExtension<unknown, never>>,
   resultTypes: Set<string>,
   capabilities: ClientCapabilities,
   chain: MiddlewareChain<ClientContext, unknown>,
@@ -20,7 +20,7 @@ export function addExtension(
   }
   registered.set(extension.id, extension);
   const declared = capabilities as { extensions?: Record<string, unknown> };
-  declared.extensions = { ...declared.extensions, [extension.id]: extension.settings ?? {} };
+  declared.extensions = { ...declared.extensions, [extension.id]: extension.declaration ?? extension.settings ?? {} };
   for (const type of extension.resultTypes ?? []) resultTypes.add(type);
   const middleware = extension.middleware;
   if (middleware !== undefined) {

@@ -11,6 +11,7 @@ export {
   type ClientContext,
   type ClientContextVariableMap,
   type ClientExtension,
+  type ClientExtensionContext,
   ClientInboundContext,
   type ClientMiddleware,
   ClientRequestContext,
@@ -31,3 +32,4 @@ export type {
 export type { JsonSchemaValidator, StructuredContentIssue } from './output-schema';
 export { ResponseCache, type ResponseCacheOptions } from './response-cache';
 export type { SubscribeFilter, Subscription, SubscriptionEnd, SubscriptionNotification } from './subscriptions';
+export type { VersionedTransport } from './versioned-transport';

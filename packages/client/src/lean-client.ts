@@ -69,6 +69,7 @@ import { checkStructuredContent, type JsonSchemaValidator } from './output-schem
 import { behaviourOf, type CallBehaviour, checkResult, RequestPipeline } from './requests';
 import type { ResponseCache } from './response-cache';
 import { dropInvalidTools } from './tool-filter';
+import { tellTransportVersion } from './versioned-transport';
 import { Warnings } from './warnings';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -122,7 +123,7 @@ export class LeanClient {
   });
   /** What the server sends: the client's own handlers, yours, and the middleware around them (one for every peer). */
   readonly #inbound: InboundDispatch;
-  readonly #extensions = new Map<string, ClientExtension>();
+  readonly #extensions = new Map<string, ClientExtension<unknown, never>>();
   readonly #extensionResultTypes = new Set<string>();
   /** One object per era; negotiation opens each session with one of them. */
   readonly #eras: { readonly legacy: LegacyEra; readonly modern: ModernEra };
@@ -249,6 +250,7 @@ export class LeanClient {
           cancellation: this.#cancellation,
           onDiscovered: (result) =>
             this.#cache?.set('server/discover', '', this.#authContext(), result, result.ttlMs, result.cacheScope),
+          tellVersion: (version) => tellTransportVersion(transport, version),
         },
         options,
       );
@@ -485,14 +487,18 @@ export class LeanClient {
   /**
    * Registers an extension: declared as `capabilities.extensions[id]` (register before `connect`: a legacy
    * `initialize` sends the capabilities once), its middleware installed, its `resultTypes` handed to callers as they
-   * are. Refused when the id is taken.
+   * are, then its `install` called; returns what `install` returns. Refused when the id is taken.
+   *
+   * @example
+   * const tasksClient = client.extend(tasks());
    */
-  extend(extension: ClientExtension): void {
+  extend<A = void>(extension: ClientExtension<A, this>): A {
     addExtension(extension, this.#extensions, this.#extensionResultTypes, this.capabilities, this.#middleware);
+    return extension.install === undefined ? (undefined as A) : extension.install({ client: this });
   }
 
   /** The extensions registered, by id. */
-  get extensions(): ReadonlyMap<string, ClientExtension> {
+  get extensions(): ReadonlyMap<string, ClientExtension<unknown, never>> {
     return this.#extensions;
   }
 

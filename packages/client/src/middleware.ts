@@ -165,9 +165,17 @@ export type ClientContext<V extends object = ClientContextVariableMap> =
 export type ClientMiddleware<V extends object = ClientContextVariableMap> = Middleware<ClientContext<V>, unknown>;
 
 /**
+ * What a client extension gets when it is installed: the client `extend` was called on (to send requests, add
+ * notification handlers, subscribe, answer input requests, all through its public API).
+ */
+export interface ClientExtensionContext<C = unknown> {
+  readonly client: C;
+}
+
+/**
  * An MCP extension on the client side: declared as `capabilities.extensions[id]` (register it before `connect`), its
- * middleware installed, and results with one of its `resultTypes` handed to the caller as they are instead of being
- * refused as unknown.
+ * middleware installed, results with one of its `resultTypes` handed to the caller as they are instead of being
+ * refused as unknown, then `install` called with the client; what `install` returns is what `extend` returns.
  *
  * @example
  * client.extend({
@@ -175,14 +183,21 @@ export type ClientMiddleware<V extends object = ClientContextVariableMap> = Midd
  *   resultTypes: ['task'],
  *   middleware: async (ctx, next) => next(),
  * });
+ *
+ * // A packaged extension, with its API from `install`:
+ * const tasksClient = client.extend(tasks());
  */
-export interface ClientExtension {
+export interface ClientExtension<A = void, C = unknown> {
   /** The extension identifier, such as `io.modelcontextprotocol/tasks`. */
   id: string;
-  /** Its settings, declared as `capabilities.extensions[id]`. Default `{}`. */
+  /** What it declares, as `capabilities.extensions[id]`. Default `{}`. The same name as the server side's. */
+  declaration?: Record<string, unknown>;
+  /** @deprecated Use `declaration` (the server side's name); `settings` goes in the next minor version. */
   settings?: Record<string, unknown>;
   /** Middleware it installs (after the middleware already added). */
   middleware?: ClientMiddleware | readonly ClientMiddleware[];
   /** `resultType` values this extension owns (for example `task`): such results reach the caller unclassified. */
   resultTypes?: readonly string[];
+  /** Called once everything above is installed; its return value is what `extend` returns. */
+  install?(context: ClientExtensionContext<C>): A;
 }

@@ -57,6 +57,8 @@ export interface NegotiationContext {
   readonly cancellation: CancellationPolicy;
   /** Receives the server's `DiscoverResult` (the client caches it). */
   readonly onDiscovered: (result: DiscoverResult) => void;
+  /** Tells the transport the version settled on (see `VersionedTransport`), before anything of its era is sent. */
+  readonly tellVersion: (version: string) => void;
 }
 
 interface Attempt {
@@ -235,6 +237,7 @@ async function discoverModern(
       current = next;
     }
     context.onDiscovered(discovered);
+    context.tellVersion(current);
     return context.eras.modern.open(current, discovered);
   }
 }
@@ -342,6 +345,7 @@ async function initialize(
       supported: check.supported,
     });
   }
+  attempt.context.tellVersion(check.version);
   await peer.notify('notifications/initialized');
   return eras.legacy.open(check.version, result);
 }

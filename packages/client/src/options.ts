@@ -6,6 +6,7 @@ import type {
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  Era,
   ListRootsRequestParams,
   ListRootsResult,
   LoggingLevel,
@@ -15,8 +16,8 @@ import type {
 import type { JsonSchemaValidator } from './output-schema';
 import type { ResponseCache } from './response-cache';
 
-/** Which protocol era a connection speaks: `legacy` (2024-11-05 … 2025-11-25) or `modern` (2026-07-28). */
-export type Era = 'legacy' | 'modern';
+// `Era` has one home, @mcpkit/protocol; re-exported so `import { type Era } from '@mcpkit/client'` keeps working.
+export type { Era } from '@mcpkit/protocol';
 
 /** What an input handler knows about the request it answers. */
 export interface InputRequestContext {

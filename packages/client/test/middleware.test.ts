@@ -226,6 +226,44 @@ describe('client.request, notify, setRequestHandler, extend', () => {
     await h.client.close();
   });
 
+  it('an extension installs through the public API and extend returns its API; declaration and settings both declare', async () => {
+    const h = await harness({ server: toolServer('modern'), manualConnect: true });
+    const api = h.client.extend({
+      id: 'com.example/notes',
+      declaration: { pages: 2 },
+      install: ({ client }) => ({ call: () => client.request('tools/call', { name: 'plain', arguments: {} }) }),
+    });
+    h.client.extend({ id: 'com.example/old-shape', settings: { legacy: true } });
+    await h.client.connect(h.transport);
+    expect(await api.call()).toMatchObject({ resultType: 'complete' });
+    const envelope = metaOf(h.requests('tools/call')[0]!)?.['io.modelcontextprotocol/clientCapabilities'] as {
+      extensions?: object;
+    };
+    expect(envelope.extensions).toEqual({
+      'com.example/notes': { pages: 2 },
+      'com.example/old-shape': { legacy: true },
+    });
+    await h.client.close();
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`tells a VersionedTransport the negotiated version before anything of the era is sent (${era})`, async () => {
+      const h = await harness({ server: toolServer(era), manualConnect: true });
+      const told: Array<{ version: string; sentBefore: string[] }> = [];
+      const methodsSent = () => h.sent.map((message) => ('method' in message ? message.method : 'response'));
+      const transport = Object.assign(h.transport, {
+        setProtocolVersion: (version: string) => told.push({ version, sentBefore: methodsSent() }),
+      });
+      await h.client.connect(transport, { era });
+      expect(told).toEqual([
+        era === 'legacy'
+          ? { version: '2025-11-25', sentBefore: ['initialize'] }
+          : { version: MODERN, sentBefore: ['server/discover'] },
+      ]);
+      await h.client.close();
+    });
+  }
+
   it('without the extension, an unknown resultType is refused', async () => {
     const h = await harness({ server: toolServer('modern') });
     const error = await h.client.callTool({ name: 'task' }).catch((caught: unknown) => caught);

@@ -151,6 +151,7 @@ export function unsupportedProtocolVersionError(supported: readonly string[], re
  */
 export function resourceNotFoundError(uri: string, version: string): JsonRpcError {
   const data: ResourceNotFoundErrorData = { uri };
+  // Era branch kept: the error code is the revision's rule (-32002 became -32602), decided where the error is made.
   const code = isModernVersion(version) ? McpErrorCode.InvalidParams : McpErrorCode.ResourceNotFound;
   return new JsonRpcError(code, `Resource not found: ${uri}`, data);
 }

@@ -25,6 +25,7 @@ export {
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
 export { clientCapabilitiesFor } from './declared-capabilities.js';
+export { type Era, envelopeVersion, eraOfVersion, messageEra } from './era.js';
 export {
   headerMismatchError,
   invalidEnvelopeError,

@@ -9,6 +9,7 @@ import {
   type RequestId,
   type RequestOptions,
 } from '@mcpkit/jsonrpc-core';
+import type { Era } from '@mcpkit/protocol';
 import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -26,7 +27,6 @@ import {
   type LoggingLevel,
   type ProgressToken,
 } from '@mcpkit/protocol';
-import type { Era } from './era';
 import type { ContextVariableMap } from './middleware/variables';
 import type { ServerSession } from './session';
 
@@ -51,6 +51,11 @@ export interface DispatchContext {
    * a request of the client: it runs no middleware, so it is not logged, traced or rate-limited as one.
    */
   readonly internal?: boolean;
+  /**
+   * The era the transport decided for this request (`Server.handle(request, { era })`), so the server does not read
+   * the envelope again to decide it. Absent: the server decides (the session's fixed era, else the envelope).
+   */
+  readonly era?: Era;
 }
 
 const noProgress = (): Promise<void> => Promise.resolve();
@@ -277,6 +282,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     if (!this.#loggingDeclared) return Promise.resolve();
+    // Era branch kept: the handler's context is one object for both eras (handlers do not know the era); the
+    // threshold is the session's setLevel (legacy) or the request's envelope (modern), and neither era object is here.
     const threshold = this.era === 'legacy' ? (this.session?.logLevel ?? this.logLevel) : this.logLevel;
     if (this.era === 'modern' && threshold === undefined) return Promise.resolve();
     if (threshold !== undefined && !isLevelEnabled(level, threshold)) return Promise.resolve();

@@ -1,4 +1,5 @@
 import { isJsonObject, JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import type { Era } from '@mcpkit/protocol';
 import {
   type CacheScope,
   type CapabilityPath,
@@ -10,6 +11,7 @@ import {
   isRequestMethod,
   isSupportedVersion,
   MetaKeys,
+  messageEra,
   methodAvailability,
   methodNotFoundError,
   negotiateLegacyVersion,
@@ -19,7 +21,6 @@ import {
   requiredServerCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
-import type { Era } from './era';
 import type { ServerSession } from './session';
 
 /** A caching hint for cacheable results (2026-07-28). */
@@ -89,16 +90,17 @@ export class EraRules {
     this.#declares = options.declares;
   }
 
-  /** The era of a request: the connection's when it is fixed, else modern exactly when `_meta` names a version. */
-  eraOf(params: Record<string, unknown> | undefined, session: ServerSession | undefined): Era {
+  /**
+   * The era of a request: the connection's when it is fixed, else what the transport decided (`decided`), else the
+   * envelope's (`messageEra`: modern exactly when `_meta` names a version).
+   */
+  eraOf(params: Record<string, unknown> | undefined, session: ServerSession | undefined, decided?: Era): Era {
     if (session?.fixEra && session.era !== undefined) return session.era;
-    const meta = params?._meta;
-    return isJsonObject(meta) && meta[MetaKeys.ProtocolVersion] !== undefined ? 'modern' : 'legacy';
+    return decided ?? messageEra(params);
   }
 
   /**
-   * The envelope of a modern request, checked: present and well formed, in a version this server speaks. The first
-   * modern request other than `server/discover` on a connection whose era is fixed fixes it to that version.
+   * The envelope of a modern request, checked: present and well formed, in a version this server speaks.
    */
   modernEnvelope(
     method: string,
@@ -111,17 +113,13 @@ export class EraRules {
     const envelope = read.envelope;
     const version = envelope.protocolVersion;
     if (!this.modernVersions.has(version)) throw unsupportedProtocolVersionError(this.supported, version);
-    // server/discover is how a dual-era client probes (2026-07-28 §2): if its answer comes too late, the client falls
-    // back to initialize on the same connection, so the probe alone must not fix the era.
-    if (session?.fixEra && session.era === undefined && method !== 'server/discover') {
-      session.era = 'modern';
-      session.protocolVersion = version;
-    }
     return envelope;
   }
 
   /** Throws -32601 for `initialize` on a connection already fixed to the modern era (which has no `initialize`). */
   refuseInitializeOnFixedModern(session: ServerSession | undefined): void {
+    // Era branch kept: `initialize` is the legacy era's to answer, and it must refuse a connection the modern era
+    // already fixed; this is the era rules' own table of what each era allows.
     if (session?.era === 'modern' && session.fixEra) {
       throw methodNotFoundError(
         'initialize',

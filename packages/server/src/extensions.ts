@@ -1,12 +1,44 @@
 import { LATEST_PROTOCOL_VERSION, methodAvailability } from '@mcpkit/protocol';
 import type { ServerRequestHandler } from './handlers';
+import { forMethod, type NamePattern } from './middleware/filters';
 import type { ServerMiddleware } from './middleware/types';
 import type { ServerNotificationContext } from './notification-context';
 import { RegistrationError } from './registry';
+import type { Server } from './server';
+
+/**
+ * Middleware of an extension that sees only the methods it names (requests and notifications): the extension's own
+ * methods, or the core methods it takes part in (tasks: `tools/call`, `initialize`, `server/discover`). Everything
+ * else passes it by.
+ *
+ * @example
+ * const scoped: ScopedMiddleware = { methods: ['tools/call'], middleware: async (ctx, next) => next() };
+ */
+export interface ScopedMiddleware {
+  /** The methods it sees: names, globs (`tasks/*`), or a predicate (see `NamePattern`). */
+  methods: NamePattern;
+  middleware: ServerMiddleware;
+}
+
+/** A middleware an extension installs: around every method, or scoped to the methods it names. */
+export type ExtensionMiddleware = ServerMiddleware | ScopedMiddleware;
+
+/**
+ * What an extension gets when it is installed: the server it extends (to register capabilities, run a request again
+ * through the era rules and middleware with `server.handle`, open a stand-in session with `server.openSession`, read
+ * `listenStreams`), and the object `extend` was called on (`host`: the `Server`, or the `McpToolServer` / `McpServer`
+ * over it, whose registries an extension may read).
+ */
+export interface ServerExtensionContext<H = unknown> {
+  readonly server: Server;
+  readonly host: H;
+}
 
 /**
  * An MCP extension (SEP-2133) registered on a server: advertised under `capabilities.extensions[id]` (in
- * `initialize` and `server/discover`), its methods routed on every path and in both eras, its middleware installed.
+ * `initialize` and `server/discover`), its methods routed on every path and in both eras, its middleware installed,
+ * then `install` called with the server; what `install` returns is what `extend` returns (the extension's API).
+ * `H` is what the extension needs to be installed on (`unknown`: any server; `McpToolServer`: one with tools).
  *
  * @example
  * server.extend({
@@ -14,18 +46,51 @@ import { RegistrationError } from './registry';
  *   declaration: { maxLength: 100 },
  *   methods: { 'com.example/echo': (params) => ({ echoed: params }) },
  * });
+ *
+ * // A packaged extension: a factory that returns one, with its API from `install`.
+ * function counter(): ServerExtension<{ count(): number }> {
+ *   let count = 0;
+ *   return {
+ *     id: 'com.example/counter',
+ *     methods: { 'com.example/counter/bump': () => ({ count: ++count }) },
+ *     middleware: { methods: 'com.example/counter/*', middleware: (ctx, next) => next() },
+ *     install: () => ({ count: () => count }),
+ *   };
+ * }
+ * const api = server.extend(counter());
  */
-export interface ServerExtension {
+export interface ServerExtension<A = void, H = unknown> {
   /** The extension identifier: a `_meta`-style key with a mandatory prefix, such as `io.modelcontextprotocol/tasks`. */
   id: string;
-  /** Its settings, advertised as `capabilities.extensions[id]`. Default `{}` (supported, no settings). */
+  /** What it declares, advertised as `capabilities.extensions[id]`. Default `{}` (supported, no settings). */
   declaration?: Record<string, unknown>;
-  /** Request methods it answers. A method of the MCP core (other than this extension's own) is refused. */
-  methods?: Record<string, ServerRequestHandler<never>>;
+  /**
+   * Request methods it answers, each typed with its own params. A method of the MCP core (other than this
+   * extension's own) is refused.
+   */
+  methods?: ExtensionMethods;
   /** Notification methods it receives. */
   notifications?: Record<string, (params: unknown, ctx: ServerNotificationContext) => void | Promise<void>>;
-  /** Middleware it installs (after the middleware already added). */
-  middleware?: ServerMiddleware | readonly ServerMiddleware[];
+  /** Middleware it installs (after the middleware already added); scope one to the methods it names with `methods`. */
+  middleware?: ExtensionMiddleware | readonly ExtensionMiddleware[];
+  /** Called once everything above is installed; its return value is what `extend` returns. */
+  install?(context: ServerExtensionContext<H>): A;
+}
+
+/**
+ * An extension's method table. Each handler declares its own params type (what it reads of the request's params;
+ * the dispatcher has checked nothing of them), so no cast is needed to list handlers of different params.
+ */
+export type ExtensionMethods = Readonly<Record<string, ServerRequestHandler<never>>>;
+
+/** The middleware layers of `extension`, each scoped as it asks. */
+export function extensionLayers(middleware: ServerExtension<unknown, never>['middleware']): ServerMiddleware[] {
+  if (middleware === undefined) return [];
+  const entries: readonly ExtensionMiddleware[] =
+    typeof middleware === 'function' || !Array.isArray(middleware)
+      ? [middleware as ExtensionMiddleware]
+      : (middleware as readonly ExtensionMiddleware[]);
+  return entries.map((entry) => (typeof entry === 'function' ? entry : forMethod(entry.methods, entry.middleware)));
 }
 
 // An extension identifier is a `_meta`-style key whose prefix is mandatory: dot-separated labels (a letter first, then
@@ -41,7 +106,7 @@ const EXTENSION_ID = new RegExp(`^${LABEL}(?:\\.${LABEL})*/[A-Za-z0-9](?:[A-Za-z
  * `tasks/get` for `io.modelcontextprotocol/tasks` — and methods already registered).
  */
 export function checkExtension(
-  extension: ServerExtension,
+  extension: ServerExtension<unknown, never>,
   registered: ReadonlyMap<string, unknown>,
   requestHandlers: ReadonlyMap<string, unknown>,
   notificationHandlers: ReadonlyMap<string, unknown>,

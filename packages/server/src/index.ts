@@ -11,7 +11,7 @@ export {
   ServerRequestContext,
 } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
-export type { ServerExtension } from './extensions';
+export type { ScopedMiddleware, ServerExtension, ServerExtensionContext } from './extensions';
 export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { compileSchema, jsonSchemaCompiler } from './json-schema';
 export type { InferJsonSchema } from './json-schema-types';
@@ -66,7 +66,7 @@ export {
   type ServerRequestHandler,
 } from './server';
 export { serverOf } from './server-of';
-export { type ConnectOptions, ServerSession } from './session';
+export { type ConnectOptions, type NegotiatedSession, ServerSession } from './session';
 export { BROADCAST_TOPIC, type ServerBroadcast, shareBroadcasts } from './shared-broadcasts';
 export { ToolResultError } from './tool-result-check';
 export { McpToolServer, type McpToolServerOptions } from './tool-server';

@@ -128,6 +128,8 @@ export class InputRounds implements InputRoute {
   /** @internal See `InputRoute.askAll`: legacy asks made together are all or nothing. */
   askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
     const names = Object.keys(requests);
+    // Era branch kept: asking is one API whose two transports differ (a legacy request now; a modern input round by
+    // replay); the request context forwards here for both eras.
     if (ctx.era === 'legacy') {
       try {
         for (const name of names) {
@@ -155,6 +157,7 @@ export class InputRounds implements InputRoute {
   ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
     const { method, params } = input;
     const channel = ctx.channel;
+    // Era branch kept: as in askAll.
     if (ctx.era === 'legacy') {
       try {
         // Throws a CapabilityError naming what is missing; nothing is sent.

@@ -1,5 +1,5 @@
 import { type AuthInfo, ContextVariables, type JsonRpcNotification, type MessageInfo } from '@mcpkit/jsonrpc-core';
-import type { Era } from './era';
+import type { Era } from '@mcpkit/protocol';
 import type { ContextVariableMap } from './middleware/variables';
 import type { ServerSession } from './session';
 

@@ -219,6 +219,8 @@ export class Resources {
     }
     if (result === undefined) throw resourceNotFoundError(uri, ctx.protocolVersion);
     const cache = metadata?.cache;
+    // Era branch kept: a resource's own cache hint overrides the server default, and only 2026-07-28 results carry one
+    // (a legacy result must not grow fields its schema lacks).
     if (cache !== undefined && ctx.era === 'modern' && result.ttlMs === undefined) {
       return { ...result, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope };
     }

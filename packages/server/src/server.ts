@@ -18,9 +18,10 @@ import {
   type CapabilityPath,
   type ClientRequestMethod,
   type ClientRequests,
+  type Era,
+  envelopeVersion,
   hasCapability,
   type Implementation,
-  MetaKeys,
   mcpPeerHooks,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
@@ -30,7 +31,7 @@ import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
 import type { EraHost, EraStrategy } from './eras/era-host';
 import { LegacyEra } from './eras/legacy-era';
 import { ModernEra } from './eras/modern-era';
-import { checkExtension, type ServerExtension } from './extensions';
+import { checkExtension, extensionLayers, type ServerExtension } from './extensions';
 import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
 import type { InputRounds } from './input-rounds';
 import type { ListenStream } from './listen-stream';
@@ -38,7 +39,7 @@ import type { ServerBroadcast } from './message-bus';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
 import { ServerNotificationContext } from './notification-context';
-import { type ConnectOptions, ServerSession, sendOutbound } from './session';
+import { type ConnectOptions, type NegotiatedSession, ServerSession, sendOutbound } from './session';
 
 const NEVER_ABORTED = new AbortController().signal;
 const NO_INFO: MessageInfo = Object.freeze({});
@@ -135,14 +136,15 @@ export class Server {
   readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
   readonly #middleware: MiddlewareChain<ServerContext, unknown>;
   readonly #outbound: MiddlewareChain<OutboundMessage, unknown>;
-  readonly #extensions = new Map<string, ServerExtension>();
+  readonly #extensions = new Map<string, ServerExtension<unknown, this>>();
   readonly #sessions = new Set<ServerSession>();
   readonly #streams = new Set<ListenStream>();
   readonly #rules: EraRules;
   readonly #peerSettings = new Map<number | undefined, PeerSettings>();
   /** Each era's behaviour (reading a request, running it, telling its listeners about changes): see `eras/`. */
-  readonly #legacy: EraStrategy;
-  readonly #modern: EraStrategy;
+  readonly #legacy: LegacyEra;
+  readonly #modern: ModernEra;
+  readonly #eras: Readonly<Record<Era, EraStrategy>>;
   #capabilities: ServerCapabilities;
   #loggingDeclared: boolean;
 
@@ -176,6 +178,7 @@ export class Server {
     };
     this.#legacy = new LegacyEra(host);
     this.#modern = new ModernEra(host);
+    this.#eras = { legacy: this.#legacy, modern: this.#modern };
 
     const internalErrorMessage = options.internalErrorMessage ?? 'Internal error';
     this.#middleware = new MiddlewareChain<ServerContext, unknown>({
@@ -319,8 +322,9 @@ export class Server {
 
   /**
    * Registers an extension (SEP-2133): advertises it as `capabilities.extensions[id]`, routes its methods on every
-   * path and in both eras, and installs its middleware. Refused, with nothing installed, when the id is malformed or
-   * taken, or a method clashes with an MCP core method or a registered handler.
+   * path and in both eras, installs its middleware (scoped ones see only the methods they name), then calls its
+   * `install` and returns what that returns. Refused, with nothing installed, when the id is malformed or taken, or a
+   * method clashes with an MCP core method or a registered handler.
    *
    * @example
    * server.extend({
@@ -329,22 +333,20 @@ export class Server {
    *   methods: { 'com.example/alerts/list': () => ({ alerts: [] }) },
    * });
    */
-  extend(extension: ServerExtension): void {
+  extend<A = void>(extension: ServerExtension<A, this>): A {
     checkExtension(extension, this.#extensions, this.#handlers, this.#notificationHandlers);
     this.#extensions.set(extension.id, extension);
     for (const [method, handler] of Object.entries(extension.methods ?? {})) this.#handlers.set(method, handler);
     for (const [method, handler] of Object.entries(extension.notifications ?? {})) {
       this.#notificationHandlers.set(method, handler as ServerNotificationHandler);
     }
-    const middleware = extension.middleware;
-    if (middleware !== undefined) {
-      for (const layer of typeof middleware === 'function' ? [middleware] : middleware) this.#middleware.add(layer);
-    }
+    for (const layer of extensionLayers(extension.middleware)) this.#middleware.add(layer);
     this.registerCapabilities({ extensions: { [extension.id]: extension.declaration ?? {} } } as ServerCapabilities);
+    return extension.install === undefined ? (undefined as A) : extension.install({ server: this, host: this });
   }
 
   /** The extensions registered, by id. */
-  get extensions(): ReadonlyMap<string, ServerExtension> {
+  get extensions(): ReadonlyMap<string, ServerExtension<unknown, this>> {
     return this.#extensions;
   }
 
@@ -360,8 +362,8 @@ export class Server {
     let era = session?.era;
     let version = session?.protocolVersion;
     if (era === undefined) {
-      const meta = (notification.params as { _meta?: unknown } | undefined)?._meta;
-      const declared = isJsonObject(meta) ? meta[MetaKeys.ProtocolVersion] : undefined;
+      // A notification on its own: the version its envelope names (read by protocol's one reader) decides its era.
+      const declared = envelopeVersion(notification.params);
       if (typeof declared === 'string') {
         era = 'modern';
         version = declared;
@@ -413,6 +415,34 @@ export class Server {
     return session;
   }
 
+  /**
+   * A session with no connection, opened in the legacy era with what was negotiated earlier: a stand-in the era rules
+   * accept for requests run through `handle(request, { session })` (a stateless legacy request's, a task resumed after
+   * its connection is gone). It is not among `sessions` and gets no broadcasts; sending on it fails.
+   *
+   * @example
+   * const session = server.openSession({ protocolVersion: '2025-11-25', clientCapabilities: {} });
+   * const response = await server.handle(request, { session });
+   */
+  openSession(negotiated: NegotiatedSession, options?: ConnectOptions): ServerSession {
+    const session = new ServerSession(this, options);
+    this.#legacy.open(session, negotiated);
+    return session;
+  }
+
+  /**
+   * Opens a connected session in the legacy era with what it negotiated before (a session restored from a shared
+   * store on another instance, or after a restart), as if its `initialize` had run here. The legacy era object writes
+   * the session's era: nothing else does.
+   *
+   * @example
+   * const session = await server.connect(transport);
+   * server.restoreSession(session, { protocolVersion: record.protocolVersion, clientCapabilities: record.capabilities });
+   */
+  restoreSession(session: ServerSession, negotiated: NegotiatedSession): void {
+    this.#legacy.open(session, negotiated);
+  }
+
   /** Closes every session (listen streams end without a response). */
   async close(): Promise<void> {
     await Promise.all([...this.#sessions].map((session) => session.close()));
@@ -438,6 +468,11 @@ export class Server {
         params?: Record<string, unknown>;
       }) => void | Promise<void>;
       session?: ServerSession;
+      /**
+       * The era the transport decided for this request (it read the envelope to route it): passed down so the server
+       * does not decide again. Default: the server decides (the session's fixed era, else the envelope).
+       */
+      era?: Era;
     } = {},
   ): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? NEVER_ABORTED;
@@ -447,6 +482,7 @@ export class Server {
       message: request,
       signal,
       info: options.info ?? NO_INFO,
+      era: options.era,
       // One closure per request, as before the outbound hooks: a request that sends nothing pays for nothing more.
       notify: async (method, params) => {
         const hooks = this.outboundHooks;
@@ -476,8 +512,7 @@ export class Server {
    */
   async dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
     const params = request.params as Record<string, unknown> | undefined;
-    const era = this.#rules.eraOf(params, session) === 'modern' ? this.#modern : this.#legacy;
-    return era.handle(request.method, params, dctx, session);
+    return this.#eras[this.#rules.eraOf(params, session, dctx.era)].handle(request.method, params, dctx, session);
   }
 
   /**

@@ -9,9 +9,8 @@ import {
   type RequestOptions,
   type Router,
 } from '@mcpkit/jsonrpc-core';
-import type { CapabilityPath } from '@mcpkit/protocol';
+import type { CapabilityPath, Era } from '@mcpkit/protocol';
 import { type ClientCapabilities, type Implementation, isLevelEnabled, type LoggingLevel } from '@mcpkit/protocol';
-import type { Era } from './era';
 
 /** A message the server is about to send: a notification, or a server→client request (legacy era). */
 export interface OutboundMessage {
@@ -69,6 +68,8 @@ export interface SessionHost {
   declares(path: CapabilityPath): boolean;
   /** @internal Called by a session once its connection closed. */
   forgetSession(session: ServerSession): void;
+  /** Opens `session` in the legacy era with what it negotiated before (see `Server.restoreSession`). */
+  restoreSession(session: ServerSession, negotiated: NegotiatedSession): void;
 }
 
 // One function for every session (the peer calls `onerror` on itself), instead of a closure per session.
@@ -88,6 +89,32 @@ export interface ConnectOptions {
 }
 
 /**
+ * What a legacy session negotiated, to open a session with it again: a session restored from a store (another
+ * instance's, or this one's before a restart), or a stand-in for a connection that is gone (a resumed task). See
+ * `Server.openSession` and `Server.restoreSession`.
+ */
+export interface NegotiatedSession {
+  /** The legacy version `initialize` negotiated. */
+  protocolVersion: string;
+  /** What the client declared in `initialize`. Default `{}`. */
+  clientCapabilities?: ClientCapabilities;
+  clientInfo?: Implementation;
+  /** The level set by `logging/setLevel`, if any. */
+  logLevel?: LoggingLevel;
+  /** Whether `notifications/initialized` arrived. Default `true`. */
+  initialized?: boolean;
+}
+
+// The one writer of a session's era and version. It is not exported from the package: only the era objects
+// (`eras/`) open a session in an era, so what a session speaks is decided in one place.
+let writeEra: (session: ServerSession, era: Era, protocolVersion: string) => void;
+
+/** Opens `session` in `era` at `protocolVersion`. For the era objects only (`eras/`). */
+export function openSessionEra(session: ServerSession, era: Era, protocolVersion: string): void {
+  writeEra(session, era, protocolVersion);
+}
+
+/**
  * One connection to a client: a jsonrpc-core peer over the server's shared router, plus what was negotiated on it.
  * Cheap by design: plain fields, no per-session handler tables.
  *
@@ -100,10 +127,8 @@ export class ServerSession extends JsonRpcPeer {
   readonly server: SessionHost;
   /** Whether the era is fixed by the first request (see `ConnectOptions.fixEra`). */
   readonly fixEra: boolean;
-  /** The era of this connection, once known. */
-  era: Era | undefined = undefined;
-  /** Legacy: the version `initialize` negotiated. Modern (fixed era): the version of the first request. */
-  protocolVersion: string | undefined = undefined;
+  #era: Era | undefined = undefined;
+  #protocolVersion: string | undefined = undefined;
   /** Legacy: the capabilities the client declared in `initialize`. */
   clientCapabilities: ClientCapabilities | undefined = undefined;
   /** Legacy: the client's `clientInfo` from `initialize`. */
@@ -113,7 +138,24 @@ export class ServerSession extends JsonRpcPeer {
   /** Legacy: whether `notifications/initialized` arrived. */
   initialized = false;
 
-  /** @internal Use `server.connect(transport)`. */
+  static {
+    writeEra = (session, era, protocolVersion) => {
+      session.#era = era;
+      session.#protocolVersion = protocolVersion;
+    };
+  }
+
+  /** The era of this connection, once known. Set by the era that opened it (`initialize`, a fixed modern request). */
+  get era(): Era | undefined {
+    return this.#era;
+  }
+
+  /** Legacy: the version `initialize` negotiated. Modern (fixed era): the version of the first request. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** @internal Use `server.connect(transport)` or `server.openSession(negotiated)`. */
   constructor(server: SessionHost, options: ConnectOptions = {}) {
     super({
       settings: server.peerSettings(options.requestTimeoutMs),
@@ -150,6 +192,8 @@ export class ServerSession extends JsonRpcPeer {
    * where log messages belong to the request that asked for them.
    */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    // Era branch kept: a log not tied to a request exists only in the legacy era; this is the session's public method,
+    // reached without a request (and so without an era object).
     if (this.era !== 'legacy' || this.protocolVersion === undefined || !this.server.declares(['logging'])) return;
     if (this.logLevel !== undefined && !isLevelEnabled(level, this.logLevel)) return;
     await this.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });

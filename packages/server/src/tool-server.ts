@@ -115,9 +115,20 @@ export class McpToolServer {
     return this.server.useOutbound(hook);
   }
 
-  /** Registers an extension: advertised, routed on every path, its middleware installed (see `Server.extend`). */
-  extend(extension: ServerExtension): void {
-    this.server.extend(extension);
+  /**
+   * Registers an extension: advertised, routed on every path, its middleware installed (see `Server.extend`); its
+   * `install` sees this object as `host` (to read the tool registry), and what it returns is returned.
+   *
+   * @example
+   * const taskServer = mcp.extend(tasks({ store }));
+   */
+  extend<A = void>(extension: ServerExtension<A, this>): A {
+    const { install, ...rest } = extension;
+    // The same extension, installed with this object as its host instead of the `Server` under it.
+    return this.server.extend<A>({
+      ...rest,
+      install: install === undefined ? undefined : ({ server }) => install.call(extension, { server, host: this }),
+    });
   }
 
   /**

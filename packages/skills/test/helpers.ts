@@ -1,13 +1,9 @@
 import { Client } from '@mcpkit/client';
 import { createLinkedTransports } from '@mcpkit/jsonrpc-core';
 import { McpServer } from '@mcpkit/server';
-import {
-  type SkillDefinition,
-  SkillsClient,
-  type SkillsClientOptions,
-  SkillsServer,
-  type SkillsServerOptions,
-} from '../src/index';
+import { skills as clientSkills } from '../src/client/index';
+import type { SkillDefinition, SkillsClientOptions, SkillsServerOptions } from '../src/index';
+import { skills as serverSkills } from '../src/server/index';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read deep into wire objects
 export type Loose = Record<string, any>;
@@ -48,7 +44,8 @@ export function sampleSkills(): SkillDefinition[] {
 /** An McpServer with a SkillsServer serving `skills` (the sample ones by default). */
 export async function skillServer(options: SkillsServerOptions = {}) {
   const mcp = new McpServer({ name: 'skills-test', version: '1.0.0' });
-  const skills = new SkillsServer(mcp, { skills: sampleSkills(), ...options });
+  // The shape every user writes: the extension installed through the public `extend`.
+  const skills = mcp.extend(serverSkills({ skills: sampleSkills(), ...options }));
   await skills.ready;
   return { mcp, skills };
 }
@@ -63,7 +60,7 @@ export async function connect(mcp: McpServer, version: string, options: SkillsCl
   const [serverSide, clientSide] = createLinkedTransports();
   await mcp.connect(serverSide);
   const client = new Client({ name: 'skills-test-client', version: '1.0.0' });
-  const skills = new SkillsClient(client, options);
+  const skills = client.extend(clientSkills(options));
   await client.connect(clientSide, { protocolVersion: version });
   return { client, skills, reads };
 }

@@ -1,6 +1,7 @@
 // @mcpkit/tasks: tasks in both protocol eras — 2025-11-25 task-augmented requests and the 2026-07-28 extension
-// io.modelcontextprotocol/tasks — on the server (`TaskServer`) and the client (`TasksClient`), with stores behind one
-// interface. Runs anywhere: the SQLite store is on the `/sqlite` subpath.
+// io.modelcontextprotocol/tasks — on the server (`TasksServer`) and the client (`TasksClient`), with stores behind one
+// interface. Runs anywhere: the SQLite store is on the `/sqlite` subpath; the extensions to install
+// (`server.extend(tasks({ store }))`, `client.extend(tasks())`) on `/server` and `/client`.
 
 export { TaskClientError } from './client/task-client-error';
 export { TaskHandle, type WaitOptions } from './client/task-handle';
@@ -11,8 +12,13 @@ export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './memory-store
 export { taskNotFoundError } from './server/errors';
 export { defaultIdentity, type IdentityOf, type Requestor } from './server/identity';
 export { TASKS_TOPIC } from './server/task-bus';
-export { TaskServer } from './server/task-server';
-export type { TaskContext, TaskServerOptions, TaskToolOptions } from './server/task-server-options';
+export { TaskServer, TasksServer } from './server/task-server';
+export type {
+  TaskContext,
+  TaskServerOptions,
+  TasksServerOptions,
+  TaskToolOptions,
+} from './server/task-server-options';
 export { newTaskId } from './task-ids';
 export {
   detailedModernTask,

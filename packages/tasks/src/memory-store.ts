@@ -29,7 +29,7 @@ const NULL_OWNER = '\u0000';
  *
  * @example
  * const store = new InMemoryTaskStore({ maxTasks: 1_000, sweepIntervalMs: 10_000 });
- * const tasks = new TaskServer(server, { store });
+ * const taskServer = server.extend(tasks({ store }));
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly #maxTasks: number;

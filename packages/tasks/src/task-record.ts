@@ -1,8 +1,11 @@
 import type { JsonRpcErrorObject } from '@mcpkit/jsonrpc-core';
-import type { ClientCapabilities, InputRequests, ModernTask, Task, TaskStatus } from '@mcpkit/protocol';
+import type { ClientCapabilities, Era, InputRequests, ModernTask, Task, TaskStatus } from '@mcpkit/protocol';
 
-/** Which vocabulary a task speaks on the wire: 2025-11-25 core tasks, or the 2026-07-28 tasks extension. */
-export type TaskEra = 'legacy' | 'modern';
+/**
+ * Which vocabulary a task speaks on the wire: 2025-11-25 core tasks, or the 2026-07-28 tasks extension. The era it was
+ * created in: `Era` of @mcpkit/protocol, kept under this name.
+ */
+export type TaskEra = Era;
 
 /** The statuses a task never leaves. */
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -42,7 +42,7 @@ export interface TaskPage {
  * several server instances serve the same tasks). Expired records (`expiresAt` passed) must read as absent.
  *
  * @example
- * const tasks = new TaskServer(server, { store: new InMemoryTaskStore({ maxTasks: 10_000 }) });
+ * const taskServer = server.extend(tasks({ store: new InMemoryTaskStore({ maxTasks: 10_000 }) }));
  */
 export interface TaskStore {
   /**

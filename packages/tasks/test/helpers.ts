@@ -2,7 +2,9 @@ import { Client, type ClientOptions } from '@mcpkit/client';
 import { createLinkedTransports, type MessageInfo } from '@mcpkit/jsonrpc-core';
 import { McpServer } from '@mcpkit/server';
 import { type CheckedTransport, checkWire } from '@mcpkit/testkit';
-import { TaskServer, type TaskServerOptions, TasksClient, type TasksClientOptions } from '../src/index';
+import { tasks as clientTasks } from '../src/client/index';
+import type { TasksClient, TasksClientOptions, TasksServerOptions } from '../src/index';
+import { tasks as serverTasks } from '../src/server/index';
 
 // biome-ignore lint/suspicious/noExplicitAny: test fixtures read deep into wire objects
 export type Loose = Record<string, any>;
@@ -27,9 +29,11 @@ export function gate(): { wait: Promise<void>; open: () => void } {
  * `ask` (optional task; an elicitation in the middle), `must` (required task), `never` (forbidden), `boom` (throws a
  * JSON-RPC error), `oops` (an isError result).
  */
-export function taskServer(options: TaskServerOptions = {}) {
+export function taskServer(options: TasksServerOptions = {}) {
   const mcp = new McpServer({ name: 'tasks-test', version: '1.0.0' });
-  const tasks = new TaskServer(mcp, { pollIntervalMs: 20, ...options });
+  // The shape every user writes: the extension installed through the public `extend` (restart.test.ts keeps the
+  // older `new TaskServer(mcp, options)`).
+  const tasks = mcp.extend(serverTasks({ pollIntervalMs: 20, ...options }));
   const release = { current: gate() };
   const seen = { aborted: 0 };
   mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
@@ -93,7 +97,7 @@ export async function connect(
       ...options.client,
     },
   );
-  const tasks = new TasksClient(client, { minPollIntervalMs: 10, ...options.tasks });
+  const tasks = client.extend(clientTasks({ minPollIntervalMs: 10, ...options.tasks }));
   await client.connect(clientSide, { protocolVersion: version });
   return {
     client,

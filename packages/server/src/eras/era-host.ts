@@ -1,8 +1,7 @@
 // What an era strategy needs of the server it serves (`Server` builds one for each of its two eras): the era rules,
 // the method table, the middleware, what the server says about itself, and who is listening.
-import type { Implementation, ServerCapabilities } from '@mcpkit/protocol';
+import type { Era, Implementation, ServerCapabilities } from '@mcpkit/protocol';
 import type { DispatchContext, ServerRequestContext } from '../context';
-import type { Era } from '../era';
 import type { EraRules } from '../era-rules';
 import type { ServerRequestHandler } from '../handlers';
 import type { InputRounds } from '../input-rounds';

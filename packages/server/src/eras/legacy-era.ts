@@ -5,7 +5,7 @@
 import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import type { InitializeResult } from '@mcpkit/protocol';
 import { type DispatchContext, ServerRequestContext } from '../context';
-import type { ServerSession } from '../session';
+import { type NegotiatedSession, openSessionEra, type ServerSession } from '../session';
 import type { EraHost, EraStrategy } from './era-host';
 import { JsonInterner } from './interned';
 
@@ -47,6 +47,18 @@ export class LegacyEra implements EraStrategy {
       host,
     );
     return host.run(ctx, dctx, () => handler(params as never, ctx));
+  }
+
+  /**
+   * Opens `session` in the legacy era with what was negotiated (by `initialize` now, or earlier: a session restored
+   * from a store, a stand-in for one that is gone).
+   */
+  open(session: ServerSession, negotiated: NegotiatedSession): void {
+    openSessionEra(session, 'legacy', negotiated.protocolVersion);
+    session.clientCapabilities = this.#interned.intern(negotiated.clientCapabilities ?? {});
+    session.clientInfo = negotiated.clientInfo === undefined ? undefined : this.#interned.intern(negotiated.clientInfo);
+    session.logLevel = negotiated.logLevel;
+    session.initialized = negotiated.initialized ?? true;
   }
 
   listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
@@ -92,12 +104,12 @@ export class LegacyEra implements EraStrategy {
     host.rules.refuseInitializeOnFixedModern(session);
     const version = host.rules.negotiateInitialize(params);
     if (session !== undefined) {
-      session.era = 'legacy';
-      session.protocolVersion = version;
-      session.clientCapabilities = this.#interned.intern(params!.capabilities as never);
-      session.clientInfo = isJsonObject(params!.clientInfo)
-        ? this.#interned.intern(params!.clientInfo as never)
-        : undefined;
+      this.open(session, {
+        protocolVersion: version,
+        clientCapabilities: params!.capabilities as never,
+        clientInfo: isJsonObject(params!.clientInfo) ? (params!.clientInfo as never) : undefined,
+        initialized: false,
+      });
     }
     const result: InitializeResult = {
       protocolVersion: version,

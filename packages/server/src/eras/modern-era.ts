@@ -4,7 +4,7 @@
 // changes reach the `subscriptions/listen` streams that asked for them.
 import { INPUT_REQUIRED_METHODS } from '@mcpkit/protocol';
 import { type DispatchContext, ServerRequestContext } from '../context';
-import type { ServerSession } from '../session';
+import { openSessionEra, type ServerSession } from '../session';
 import type { EraHost, EraStrategy } from './era-host';
 
 /** The 2026-07-28 era's strategy. */
@@ -26,6 +26,11 @@ export class ModernEra implements EraStrategy {
     const rules = host.rules;
     const envelope = rules.modernEnvelope(method, params, session);
     const version = envelope.protocolVersion;
+    // server/discover is how a dual-era client probes (2026-07-28 §2): if its answer comes too late, the client falls
+    // back to initialize on the same connection, so the probe alone must not fix the era.
+    if (session?.fixEra && session.era === undefined && method !== 'server/discover') {
+      openSessionEra(session, 'modern', version);
+    }
     const handler = rules.gate(method, version, params, host.handler(method));
     const mayAsk = INPUT_REQUIRED_METHODS.has(method);
     const ctx = new ServerRequestContext(

@@ -1,4 +1,4 @@
-import type { CallOptions, Client } from '@mcpkit/client';
+import type { CallOptions, Client, ClientExtension } from '@mcpkit/client';
 import { isPlainObject, parseSkillMarkdown, sameJson } from '../frontmatter';
 import { SkillsError } from '../skills-error';
 import { type ReadResourceDirectoryResult, SKILLS_EXTENSION_ID, type Skill } from '../types';
@@ -21,6 +21,32 @@ export interface SkillsClientOptions {
 export interface SkillPage {
   skills: Skill[];
   nextCursor?: string;
+}
+
+let adopting = false;
+
+/**
+ * The skills extension for `client.extend` (before `connect`): returns the `SkillsClient` it installs.
+ *
+ * @example
+ * ```ts
+ * const skillsClient = client.extend(skills());
+ * await client.connect(transport);
+ * if (skillsClient.available) console.log(await skillsClient.listAll());
+ * ```
+ */
+export function skills(options: SkillsClientOptions = {}): ClientExtension<SkillsClient, Client> {
+  return {
+    id: SKILLS_EXTENSION_ID,
+    install: ({ client }) => {
+      adopting = true;
+      try {
+        return new SkillsClient(client, options);
+      } finally {
+        adopting = false;
+      }
+    },
+  };
 }
 
 /**
@@ -49,7 +75,10 @@ export class SkillsClient {
     this.#client = client;
     this.#allowDynamic = options.allowDynamic ?? false;
     this.#maxPages = options.maxPages ?? 100;
-    client.extend({ id: SKILLS_EXTENSION_ID });
+    // Constructed by `skills()`'s install, the extension is being installed already; constructed directly (the older
+    // shape), it declares itself the same way, through the public `extend`.
+    if (adopting) adopting = false;
+    else client.extend({ id: SKILLS_EXTENSION_ID });
   }
 
   /** Whether the connected server declares the extension (only then are its methods called). */

@@ -5,6 +5,7 @@ import {
   type RegisteredResourceTemplate,
   RegistrationError,
   ResourceTemplate,
+  type ServerExtension,
   type ServerRequestContext,
 } from '@mcpkit/server';
 import { toBase64 } from '../bytes';
@@ -45,6 +46,28 @@ export interface SkillsServerOptions {
 const DEFAULT_CACHE: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
 const MAX_COMPLETIONS = 100;
 
+// How a `SkillsServer` becomes an extension: defined inside the class (it reads the instance's private state) and
+// shared by `skills()` and the constructor. `adopting` tells a constructor called by `skills()`'s install that the
+// extension is being installed already.
+let extensionOf: (
+  existing: SkillsServer | undefined,
+  options: SkillsServerOptions,
+) => ServerExtension<SkillsServer, McpServer>;
+let adopting = false;
+
+/**
+ * The skills extension for `McpServer.extend`: returns the `SkillsServer` it installs.
+ *
+ * @example
+ * ```ts
+ * const skillsServer = mcpServer.extend(skills({ skills: [{ files: { 'SKILL.md': markdown } }] }));
+ * await skillsServer.ready;
+ * ```
+ */
+export function skills(options: SkillsServerOptions = {}): ServerExtension<SkillsServer, McpServer> {
+  return extensionOf(undefined, options);
+}
+
 /**
  * Serves Agent Skills over MCP: the extension `io.modelcontextprotocol/skills` (SEP-2640) on the server's extension
  * seam. `skills/list` (paged entries with each file's SHA-256 digest and size), `skills/get`, and, declared with
@@ -54,10 +77,10 @@ const MAX_COMPLETIONS = 100;
  *
  * @example
  * ```ts
- * const skills = new SkillsServer(mcpServer, {
+ * const skillsServer = mcpServer.extend(skills({
  *   skills: [{ files: { 'SKILL.md': '---\nname: git-workflow\ndescription: Our Git conventions\n---\n# Branches\n' } }],
- * });
- * await skills.ready; // digests are taken (WebCrypto) before the first answer
+ * }));
+ * await skillsServer.ready; // digests are taken (WebCrypto) before the first answer
  * ```
  */
 export class SkillsServer {
@@ -82,10 +105,10 @@ export class SkillsServer {
     }
     this.#pageSize = pageSize;
     this.#cache = options.cache ?? DEFAULT_CACHE;
-    const directoryRead = options.directoryRead ?? true;
     const listing = options.listResources ?? 'manifests';
-    // Checked before anything is registered, so a second SkillsServer on one server leaves nothing half installed.
-    if (server.server.extensions.has(SKILLS_EXTENSION_ID)) {
+    // Checked before anything is registered, so a second SkillsServer on one server leaves nothing half installed
+    // (`skills()` is checked by `extend` before its install constructs this).
+    if (!adopting && server.server.extensions.has(SKILLS_EXTENSION_ID)) {
       throw new RegistrationError(
         'ERR_DUPLICATE_EXTENSION',
         `SkillsServer: ${SKILLS_EXTENSION_ID} is already served by this server; replace its skills with setSkills`,
@@ -121,23 +144,49 @@ export class SkillsServer {
       async (uri) => this.#read(uri),
     );
 
-    server.extend({
-      id: SKILLS_EXTENSION_ID,
-      declaration: directoryRead ? { directoryRead: true } : {},
-      methods: {
-        'skills/list': (params: { cursor?: unknown } | undefined, ctx) => this.#list(params, ctx),
-        'skills/get': (params: { uri?: unknown } | undefined, ctx) => this.#get(params, ctx),
-        ...(directoryRead && {
-          'resources/directory/read': (params: { uri?: unknown; cursor?: unknown } | undefined) =>
-            this.#readDirectory(params),
-        }),
-      } as Record<string, (params: never, ctx: ServerRequestContext) => unknown>,
-    });
-
     this.ready = this.setSkills(options.skills ?? []);
     // Requests wait for the first catalog; a failure is the caller's to see through `ready`, never an unhandled
     // rejection that would end the process.
     this.#initial = this.ready.catch(() => undefined);
+    // Constructed by `skills()`'s install, the extension is being installed already; constructed directly (the older
+    // shape), it installs itself the same way, through the public `extend`.
+    if (adopting) adopting = false;
+    else server.extend(extensionOf(this, options));
+  }
+
+  static {
+    extensionOf = (existing, options) => {
+      let live = existing;
+      const now = (): SkillsServer => {
+        // Unreachable: extend routes the methods and calls install in one synchronous step.
+        if (live === undefined) throw new Error('SkillsServer: the skills extension is not installed yet');
+        return live;
+      };
+      const directoryRead = options.directoryRead ?? true;
+      return {
+        id: SKILLS_EXTENSION_ID,
+        declaration: directoryRead ? { directoryRead: true } : {},
+        methods: {
+          'skills/list': (params: { cursor?: unknown } | undefined, ctx: ServerRequestContext) =>
+            now().#list(params, ctx),
+          'skills/get': (params: { uri?: unknown } | undefined, ctx: ServerRequestContext) => now().#get(params, ctx),
+          ...(directoryRead && {
+            'resources/directory/read': (params: { uri?: unknown; cursor?: unknown } | undefined) =>
+              now().#readDirectory(params),
+          }),
+        },
+        install: ({ host }) => {
+          if (live !== undefined) return live;
+          adopting = true;
+          try {
+            live = new SkillsServer(host, options);
+          } finally {
+            adopting = false;
+          }
+          return live;
+        },
+      };
+    };
   }
 
   /** The entries served now, sorted by URI. */
@@ -171,6 +220,7 @@ export class SkillsServer {
   }
 
   #cacheFields(ctx: ServerRequestContext): Partial<CacheHint> {
+    // Era branch kept: the skills' own cache hint, as for resources: only 2026-07-28 results carry one.
     return ctx.era === 'modern' ? { ttlMs: this.#cache.ttlMs, cacheScope: this.#cache.cacheScope } : {};
   }
 

@@ -1,11 +1,13 @@
 import { JsonRpcError, type JsonRpcErrorObject } from '@mcpkit/jsonrpc-core';
 import type { CallToolResult, InputRequests, InputResponses } from '@mcpkit/protocol';
+import type { TaskClientEraRules } from './eras/task-client-eras';
 import { TaskClientError } from './task-client-error';
 import { isTerminalStatus, readTaskInfo, type TaskInfo } from './task-info';
 
 /** What a handle needs from the `TasksClient` that made it. */
 export interface TaskHandleHost {
-  readonly era: 'legacy' | 'modern';
+  /** The rules of tasks in the connection's era. */
+  readonly rules: TaskClientEraRules;
   request(
     method: string,
     params: Record<string, unknown>,
@@ -98,15 +100,16 @@ export class TaskHandle {
   async wait(options: WaitOptions = {}): Promise<CallToolResult> {
     if (this.#immediate !== undefined) return this.#immediate;
     const { signal } = options;
-    const stream =
-      this.#host.era === 'modern' ? await this.#host.listen(this.taskId).catch(() => undefined) : undefined;
+    const stream = this.#host.rules.listensForStatus
+      ? await this.#host.listen(this.taskId).catch(() => undefined)
+      : undefined;
     try {
       for (;;) {
         signal?.throwIfAborted();
         const info = await this.status({ signal });
         if (isTerminalStatus(info.status)) return await this.result({ signal });
         if (info.status === 'input_required') {
-          if (this.#host.era === 'legacy') return await this.#legacyResult(signal);
+          if (this.#host.rules.resultBlocks) return await this.#legacyResult(signal);
           if (await this.#answer(info, signal)) continue;
         }
         await this.#sleep(this.#interval(info), signal);
@@ -123,7 +126,7 @@ export class TaskHandle {
    */
   async result(options: WaitOptions = {}): Promise<CallToolResult> {
     if (this.#immediate !== undefined) return this.#immediate;
-    if (this.#host.era === 'legacy') return this.#legacyResult(options.signal);
+    if (this.#host.rules.resultBlocks) return this.#legacyResult(options.signal);
     const raw = this.#lastRaw !== undefined && isTerminalStatus(this.#last!.status) ? this.#lastRaw : undefined;
     if (raw === undefined) {
       const info = await this.status(options);

@@ -5,6 +5,7 @@ import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
 import { isTerminal, legacyTask, type TaskPatch, type TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
+import { taskClientEra } from './eras/task-client-eras';
 
 /** Options of the client's side of task-augmented sampling and elicitation (`TasksClientOptions.receiver`). */
 export interface TaskReceiverOptions {
@@ -63,7 +64,7 @@ export function installTaskReceiver(client: Client, options: TaskReceiverOptions
   const receive: ClientMiddleware = async (ctx, next) => {
     if (ctx.direction !== 'inbound' || ctx.kind !== 'request' || !TASKABLE.has(ctx.method)) return next();
     const task = ctx.params?.task;
-    if (!isObject(task) || ctx.era !== 'legacy') return next();
+    if (!isObject(task) || !taskClientEra(ctx.era).receivesTasks) return next();
     const requested = task.ttl;
     if (requested !== undefined && (typeof requested !== 'number' || !Number.isInteger(requested) || requested < 0)) {
       throw invalidParamsError('params.task.ttl must be a non-negative integer (milliseconds)', { ttl: requested });

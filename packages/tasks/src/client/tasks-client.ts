@@ -1,4 +1,4 @@
-import type { CallOptions, Client, ClientMiddleware } from '@mcpkit/client';
+import type { CallOptions, Client, ClientExtension, ClientMiddleware } from '@mcpkit/client';
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -8,6 +8,7 @@ import {
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
 import { newTaskId } from '../task-ids';
+import { taskClientEra } from './eras/task-client-eras';
 import { TaskClientError } from './task-client-error';
 import { TaskHandle, type TaskHandleHost } from './task-handle';
 import { readTaskInfo, type TaskInfo } from './task-info';
@@ -49,6 +50,31 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const TASKS_DECLARATION = { id: TASKS_EXTENSION_ID, resultTypes: ['task'] } as const;
+let adopting = false;
+
+/**
+ * The tasks extension for `client.extend` (before `connect`): returns the `TasksClient` it installs.
+ *
+ * @example
+ * const tasksClient = client.extend(tasks());
+ * await client.connect(transport);
+ * const task = await tasksClient.callToolAsTask({ name: 'build', arguments: {} });
+ */
+export function tasks(options: TasksClientOptions = {}): ClientExtension<TasksClient, Client> {
+  return {
+    ...TASKS_DECLARATION,
+    install: ({ client }) => {
+      adopting = true;
+      try {
+        return new TasksClient(client, options);
+      } finally {
+        adopting = false;
+      }
+    },
+  };
+}
+
 /**
  * Tasks on an `@mcpkit/client` `Client`, with the same code against a 2025-11-25 server (task-augmented `tools/call`)
  * and a 2026-07-28 one (the `io.modelcontextprotocol/tasks` extension). Create it before `connect` (it declares the
@@ -56,9 +82,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * const client = new Client({ name: 'app', version: '1.0.0' }, { handlers: { elicitation: askUser } });
- * const tasks = new TasksClient(client);
+ * const tasksClient = client.extend(tasks());
  * await client.connect(transport);
- * const task = await tasks.callToolAsTask({ name: 'build', arguments: { target: 'web' } });
+ * const task = await tasksClient.callToolAsTask({ name: 'build', arguments: { target: 'web' } });
  * const result = await task.wait();
  */
 export class TasksClient {
@@ -73,13 +99,16 @@ export class TasksClient {
 
   constructor(client: Client, options: TasksClientOptions = {}) {
     this.client = client;
-    client.extend({ id: TASKS_EXTENSION_ID, resultTypes: ['task'] });
+    // Constructed by `tasks()`'s install, the extension is being installed already; constructed directly (the older
+    // shape), it declares itself the same way, through the public `extend`.
+    if (adopting) adopting = false;
+    else client.extend(TASKS_DECLARATION);
     if (options.receiver !== false) {
       installTaskReceiver(client, options.receiver === true || options.receiver === undefined ? {} : options.receiver);
     }
     this.#host = {
-      get era() {
-        return client.era ?? 'legacy';
+      get rules() {
+        return taskClientEra(client.era);
       },
       request: (method, params, callOptions) => client.request(method, params, callOptions),
       answerInputRequests: (inputRequests: InputRequests, signal): Promise<InputResponses> =>
@@ -109,9 +138,9 @@ export class TasksClient {
    */
   async callToolAsTask(params: CallToolRequestParams, options: TaskCallOptions = {}): Promise<TaskHandle> {
     const client = this.client;
-    const legacy = client.era === 'legacy';
+    const rules = taskClientEra(client.era);
     const augment =
-      legacy &&
+      rules.augmentsCalls &&
       client.protocolVersion === '2025-11-25' &&
       hasCapability(client.serverCapabilities, ['tasks', 'requests', 'tools', 'call']) &&
       (await this.#taskSupport(params.name, options.signal)) !== 'forbidden';
@@ -119,7 +148,7 @@ export class TasksClient {
     this.#own.add(request);
     if (augment) request.task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     let token: string | undefined;
-    if (options.onProgress !== undefined && legacy) {
+    if (options.onProgress !== undefined && rules.progressByToken) {
       token = `task-progress-${newTaskId()}`;
       const meta = isObject(params._meta) ? params._meta : {};
       request._meta = { ...meta, progressToken: token };
@@ -136,7 +165,7 @@ export class TasksClient {
       if (token !== undefined) this.#progress.delete(token);
       throw error;
     }
-    const created = readTaskInfo(legacy ? raw.task : raw.resultType === 'task' ? raw : undefined);
+    const created = readTaskInfo(rules.createdTask(raw));
     if (created === undefined) {
       if (token !== undefined) this.#progress.delete(token);
       if (raw.resultType !== undefined && raw.resultType !== 'complete') {
@@ -178,7 +207,7 @@ export class TasksClient {
    * capabilities, not listable): `TaskClientError` `ERR_NOT_IN_REVISION`.
    */
   async list(options: { cursor?: string; signal?: AbortSignal } = {}): Promise<TaskList> {
-    if (this.client.era === 'modern') {
+    if (!taskClientEra(this.client.era).lists) {
       throw new TaskClientError(
         'ERR_NOT_IN_REVISION',
         'tasks/list does not exist in 2026-07-28 (the tasks extension has none): keep the ids of the tasks you start',

@@ -40,6 +40,7 @@ export const defaultIdentity: IdentityOf = ({ auth, session, era }) => {
   if (auth !== undefined && (auth.clientId !== undefined || auth.subject !== undefined)) {
     return `auth:${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
   }
+  // Era branch kept: `IdentityOf` is public and user-replaceable; only a legacy session is an identity of its own.
   if (era === 'legacy' && session !== undefined) return `session:${sessionId(session)}`;
   return undefined;
 };

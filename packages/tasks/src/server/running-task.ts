@@ -68,6 +68,8 @@ export class RunningTask {
     return new Promise((resolve, reject) => {
       this.#asks.set(input.key, { request, resolve, reject, delivering: false });
       this.#events.inputsChanged(this);
+      // Era branch kept: a legacy ask is delivered over a waiting tasks/result now; a modern one waits in the task's
+      // inputRequests for tasks/get (the running task holds the asks of both eras).
       if (this.era === 'legacy') this.#deliver();
     });
   }

@@ -6,7 +6,11 @@ import {
   missingRequiredClientCapabilityError,
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
-import type { Server, ServerMiddleware, ServerRequestContext, ServerRequestHandler } from '@mcpkit/server';
+import type { ServerExtension, ServerRequestContext } from '@mcpkit/server';
+
+/** The method table of an extension, as `ServerExtension.methods` takes it. */
+type ExtensionMethods = NonNullable<ServerExtension['methods']>;
+
 import { detailedModernTask, isTerminal, legacyTask, type TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
 import { storeRefusal, taskNotFoundError } from './errors';
@@ -25,7 +29,6 @@ export interface TaskMethodsContext {
   store: TaskStore;
   listPageSize: number;
   pollIntervalMs: number;
-  middleware: ServerMiddleware;
 }
 
 type Params = Record<string, unknown> | undefined;
@@ -81,12 +84,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Registers `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and `tasks/update` as the extension
- * `io.modelcontextprotocol/tasks`. The server's era rules route each to its revisions (2025-11-25: core methods gated
+ * The method table of the extension `io.modelcontextprotocol/tasks`: `tasks/get`, `tasks/result`, `tasks/list`,
+ * `tasks/cancel` and `tasks/update`. The server's era rules route each to its revisions (2025-11-25: core methods gated
  * by `capabilities.tasks`; 2026-07-28: the extension's `tasks/get|update|cancel`, `tasks/result` and `tasks/list`
  * answering -32601); each handler speaks the vocabulary of the request's era.
  */
-export function installTaskMethods(server: Server, tasks: TaskMethodsContext): void {
+export function taskMethods(tasks: TaskMethodsContext): ExtensionMethods {
   const legacy = {
     async get(params: Params, ctx: ServerRequestContext) {
       const record = await tasks.owned(params?.taskId, ctx);
@@ -212,18 +215,14 @@ export function installTaskMethods(server: Server, tasks: TaskMethodsContext): v
   const byEra =
     (legacyHandler: (params: Params, ctx: ServerRequestContext) => unknown, modernHandler?: typeof legacyHandler) =>
     (params: Params, ctx: ServerRequestContext) =>
+      // Era branch kept: the one place tasks/* picks its era's handler (the methods are each era's vocabulary).
       ctx.era === 'modern' && modernHandler !== undefined ? modernHandler(params, ctx) : legacyHandler(params, ctx);
 
-  server.extend({
-    id: TASKS_EXTENSION_ID,
-    declaration: {},
-    methods: {
-      'tasks/get': byEra(legacy.get, modern.get),
-      'tasks/result': byEra(legacy.result),
-      'tasks/list': byEra(legacy.list),
-      'tasks/cancel': byEra(legacy.cancel, modern.cancel),
-      'tasks/update': byEra(modern.update, modern.update),
-    } as Record<string, ServerRequestHandler<never>>,
-    middleware: tasks.middleware,
-  });
+  return {
+    'tasks/get': byEra(legacy.get, modern.get),
+    'tasks/result': byEra(legacy.result),
+    'tasks/list': byEra(legacy.list),
+    'tasks/cancel': byEra(legacy.cancel, modern.cancel),
+    'tasks/update': byEra(modern.update, modern.update),
+  };
 }

@@ -17,8 +17,8 @@ export interface TaskToolOptions {
   start?: 'request' | 'handler';
 }
 
-/** Options of `TaskServer`. */
-export interface TaskServerOptions {
+/** Options of `TasksServer` (`tasks(options)`). */
+export interface TasksServerOptions {
   /** Where tasks live. Default: a new `InMemoryTaskStore` (lost on restart; `SqliteTaskStore` keeps them). */
   store?: TaskStore;
   /** Retention of a task when the request asks for none, in ms. Default 1 hour. */
@@ -71,3 +71,6 @@ declare module '@mcpkit/server' {
     task: TaskContext;
   }
 }
+
+/** @deprecated Renamed `TasksServerOptions`; goes in the next minor version. */
+export type TaskServerOptions = TasksServerOptions;

@@ -6,38 +6,19 @@ import {
   type JsonRpcRequest,
   toErrorObject,
 } from '@mcpkit/jsonrpc-core';
-import {
-  type CallToolResult,
-  hasCapability,
-  invalidParamsError,
-  missingRequiredClientCapabilityError,
-  TASKS_EXTENSION_ID,
-} from '@mcpkit/protocol';
-import {
-  type DispatchContext,
-  type McpToolServer,
-  type Server,
-  type ServerMiddleware,
-  type ServerRequestContext,
-  ServerSession,
-} from '@mcpkit/server';
+import { type CallToolResult, invalidParamsError, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
+import type { McpToolServer, Server, ServerExtension, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
-import {
-  detailedModernTask,
-  legacyTask,
-  modernTask,
-  type TaskEra,
-  type TaskPatch,
-  type TaskRecord,
-} from '../task-record';
+import { detailedModernTask, type TaskPatch, type TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
+import { TASK_ERAS } from './eras/task-eras';
 import { storeRefusal } from './errors';
 import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
 import { RunningTask } from './running-task';
 import { TaskBus } from './task-bus';
-import { installTaskMethods } from './task-methods';
-import type { TaskServerOptions, TaskToolOptions } from './task-server-options';
+import { type TaskMethodsContext, taskMethods } from './task-methods';
+import type { TasksServerOptions, TaskToolOptions } from './task-server-options';
 
 const MIN_TTL_MS = 1_000;
 
@@ -66,6 +47,26 @@ function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknow
   return { ...result, capabilities };
 }
 
+// How a `TasksServer` becomes an extension: defined inside the class (it reads the instance's private state) and
+// shared by `tasks()` and the constructor. `adopting` tells a constructor called by `tasks()`'s install that the
+// extension is being installed already.
+let extensionOf: (
+  existing: TasksServer | undefined,
+  options: TasksServerOptions,
+) => ServerExtension<TasksServer, McpToolServer>;
+let adopting = false;
+
+/**
+ * The tasks extension for `McpToolServer.extend` / `McpServer.extend`: returns the `TasksServer` it installs.
+ *
+ * @example
+ * const taskServer = server.extend(tasks({ store: await SqliteTaskStore.open('./tasks.db') }));
+ * await taskServer.ready;
+ */
+export function tasks(options: TasksServerOptions = {}): ServerExtension<TasksServer, McpToolServer> {
+  return extensionOf(undefined, options);
+}
+
 /**
  * Tasks on an `McpServer`, in both eras, from one definition: 2025-11-25 task-augmented `tools/call` (`tasks/get`,
  * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`) and the 2026-07-28 extension
@@ -76,7 +77,7 @@ function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknow
  *
  * @example
  * const server = new McpServer({ name: 'builds', version: '1.0.0' });
- * const tasks = new TaskServer(server, { store: await SqliteTaskStore.open('./tasks.db') });
+ * const taskServer = server.extend(tasks({ store: await SqliteTaskStore.open('./tasks.db') }));
  * server.registerTool('build', { execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
  *   for (let step = 1; step <= 3; step++) {
  *     await ctx.get('task')?.setStatusMessage(`step ${step} of 3`);
@@ -84,9 +85,9 @@ function withoutCapability(result: unknown, key: 'tasks' | 'extensions'): unknow
  *   }
  *   return { content: [{ type: 'text', text: 'built' }] };
  * });
- * await tasks.ready;
+ * await taskServer.ready;
  */
-export class TaskServer {
+export class TasksServer {
   readonly store: TaskStore;
   readonly instanceId: string;
   /** Settles once unfinished tasks of a previous process were resumed or failed (`recover`). */
@@ -107,7 +108,7 @@ export class TaskServer {
   readonly #bus: TaskBus | undefined;
   readonly #resuming = new Map<string, TaskRecord>();
 
-  constructor(mcp: McpToolServer, options: TaskServerOptions = {}) {
+  constructor(mcp: McpToolServer, options: TasksServerOptions = {}) {
     this.#mcp = mcp;
     this.#server = mcp.server;
     this.store = options.store ?? new InMemoryTaskStore();
@@ -129,23 +130,10 @@ export class TaskServer {
       ['listPageSize', this.#listPageSize],
     ] as const) {
       if (!Number.isInteger(value) || value < 1) {
-        throw new RangeError(`TaskServer: ${name} must be a positive integer; got ${value}`);
+        throw new RangeError(`TasksServer: ${name} must be a positive integer; got ${value}`);
       }
     }
     this.#server.registerCapabilities({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
-    installTaskMethods(this.#server, {
-      owned: (taskId, ctx) => this.#owned(taskId, ctx),
-      owner: (ctx) => this.#owner(ctx),
-      running: (taskId) => this.#running.get(taskId),
-      cancel: (record) => this.#cancel(record),
-      answerElsewhere:
-        this.#bus === undefined ? undefined : (taskId, responses) => this.#bus!.answer(taskId, responses),
-      inputsChanged: (task) => this.#inputsChanged(task),
-      store: this.store,
-      listPageSize: this.#listPageSize,
-      pollIntervalMs: this.#pollIntervalMs,
-      middleware: this.#middleware,
-    });
     this.#bus =
       options.bus === undefined
         ? undefined
@@ -161,6 +149,65 @@ export class TaskServer {
           );
     const recovered = options.recover === false ? Promise.resolve() : this.#recover();
     this.ready = this.#bus === undefined ? recovered : Promise.all([recovered, this.#bus.ready]).then(() => undefined);
+    // Constructed by `tasks()`'s install, the extension is being installed already; constructed directly (the older
+    // shape), it installs itself the same way, through the public `extend`.
+    if (adopting) adopting = false;
+    else mcp.extend(extensionOf(this, options));
+  }
+
+  static {
+    extensionOf = (existing, options) => {
+      let live = existing;
+      const now = (): TasksServer => {
+        if (live === undefined) {
+          throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'The tasks extension is not installed yet');
+        }
+        return live;
+      };
+      const methods: TaskMethodsContext = {
+        owned: (taskId, ctx) => now().#owned(taskId, ctx),
+        owner: (ctx) => now().#owner(ctx),
+        running: (taskId) => now().#running.get(taskId),
+        cancel: (record) => now().#cancel(record),
+        get answerElsewhere() {
+          const bus = now().#bus;
+          return bus === undefined
+            ? undefined
+            : (taskId: string, responses: Record<string, unknown>) => bus.answer(taskId, responses);
+        },
+        inputsChanged: (task) => now().#inputsChanged(task),
+        get store() {
+          return now().store;
+        },
+        get listPageSize() {
+          return now().#listPageSize;
+        },
+        get pollIntervalMs() {
+          return now().#pollIntervalMs;
+        },
+      };
+      return {
+        id: TASKS_EXTENSION_ID,
+        declaration: {},
+        methods: taskMethods(methods),
+        // Its middleware sees only the methods tasks take part in: the calls it may turn into tasks, and the two
+        // results whose capabilities it trims to the era's vocabulary.
+        middleware: {
+          methods: ['tools/call', 'initialize', 'server/discover'],
+          middleware: (ctx, next) => now().#middleware(ctx, next),
+        },
+        install: ({ host }) => {
+          if (live !== undefined) return live;
+          adopting = true;
+          try {
+            live = new TasksServer(host, options);
+          } finally {
+            adopting = false;
+          }
+          return live;
+        },
+      };
+    };
   }
 
   /** How many tasks this process is running now. */
@@ -176,7 +223,7 @@ export class TaskServer {
    * @example
    * server.registerTool('delete_all', { execution: { taskSupport: 'required' } }, async (_args, ctx) => {
    *   const answer = await ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
-   *   return tasks.runAsTask(ctx, async () => ({ content: [{ type: 'text', text: `${answer.action}: deleted` }] }));
+   *   return taskServer.runAsTask(ctx, async () => ({ content: [{ type: 'text', text: `${answer.action}: deleted` }] }));
    * });
    */
   async runAsTask(
@@ -184,10 +231,7 @@ export class TaskServer {
     work: (ctx: ServerRequestContext) => CallToolResult | Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     const inline =
-      ctx.get('task') !== undefined ||
-      ctx.method !== 'tools/call' ||
-      ctx.era !== 'modern' ||
-      !hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]);
+      ctx.get('task') !== undefined || ctx.method !== 'tools/call' || !TASK_ERAS[ctx.era].mayRunAsTask(ctx);
     if (inline) return work(ctx);
     return (await this.#start(ctx, () => work(ctx))) as unknown as CallToolResult;
   }
@@ -222,48 +266,21 @@ export class TaskServer {
     if (resumed !== undefined) {
       this.#resuming.delete(String(ctx.requestId));
       this.#run(ctx, resumed, next);
-      return this.#created(resumed, ctx.era);
+      return TASK_ERAS[resumed.era].created(resumed);
     }
     const params = ctx.params ?? {};
     const name = params.name;
     const tool = typeof name === 'string' ? this.#mcp.getTool(name) : undefined;
     if (tool === undefined) return next();
     const support = tool.execution?.taskSupport ?? 'forbidden';
-    if (ctx.era === 'legacy') {
-      const asked = ctx.protocolVersion === '2025-11-25' && params.task !== undefined && params.task !== null;
-      if (asked && support === 'forbidden') {
-        throw new JsonRpcError(
-          JsonRpcErrorCode.MethodNotFound,
-          `Tool '${name}' does not support task-augmented execution (execution.taskSupport is "forbidden"): call it without params.task`,
-          { method: 'tools/call', tool: name, taskSupport: support },
-        );
-      }
-      if (!asked && support === 'required') {
-        throw new JsonRpcError(
-          JsonRpcErrorCode.MethodNotFound,
-          ctx.protocolVersion === '2025-11-25'
-            ? `Tool '${name}' requires task-augmented execution (execution.taskSupport is "required"): call it with params.task`
-            : `Tool '${name}' runs only as a task, which ${ctx.protocolVersion} does not have: connect with 2025-11-25 or 2026-07-28`,
-          { method: 'tools/call', tool: name, taskSupport: support },
-        );
-      }
-      return asked ? this.#start(ctx, next) : next();
-    }
-    const declared = hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]);
-    if (support === 'required' && !declared) {
-      throw missingRequiredClientCapabilityError(
-        { extensions: { [TASKS_EXTENSION_ID]: {} } },
-        `Tool '${name}' runs only as a task: declare the ${TASKS_EXTENSION_ID} extension in the request's client capabilities`,
-      );
-    }
-    if (support === 'forbidden' || !declared || this.#tools[name as string]?.start === 'handler') return next();
-    return this.#start(ctx, next);
+    const startsInHandler = this.#tools[name as string]?.start === 'handler';
+    return TASK_ERAS[ctx.era].callMode(ctx, support, startsInHandler) === 'task' ? this.#start(ctx, next) : next();
   }
 
   /** Creates the task (durably: `tasks/get` finds it before the answer goes out) and runs `run` as it. */
   async #start(ctx: ServerRequestContext, run: () => unknown): Promise<Record<string, unknown>> {
     const params = ctx.params ?? {};
-    const ttlMs = this.#ttl(ctx.era === 'legacy' ? (params.task as { ttl?: unknown } | undefined)?.ttl : undefined);
+    const ttlMs = this.#ttl(TASK_ERAS[ctx.era].requestedTtl(params));
     const now = this.#now();
     const record: TaskRecord = {
       taskId: newTaskId(),
@@ -285,17 +302,13 @@ export class TaskServer {
       throw storeRefusal(error);
     }
     this.#run(ctx, record, run);
-    return this.#created(record, ctx.era);
-  }
-
-  #created(record: TaskRecord, era: TaskEra): Record<string, unknown> {
-    return era === 'legacy' ? { task: legacyTask(record) } : { resultType: 'task', ...modernTask(record) };
+    return TASK_ERAS[record.era].created(record);
   }
 
   /** Runs the handler detached from its request: its signal, notifications and asks go to the task. */
   #run(ctx: ServerRequestContext, record: TaskRecord, run: () => unknown): void {
     const taskId = record.taskId;
-    const task = new RunningTask(taskId, record.era, record.era === 'legacy' ? ctx.session : undefined, {
+    const task = new RunningTask(taskId, record.era, TASK_ERAS[record.era].session(ctx), {
       inputsChanged: (changed) => void this.#inputsChanged(changed),
       error: (error) => this.#report(error),
     });
@@ -324,14 +337,7 @@ export class TaskServer {
   }
 
   #notifyFromHandler(task: RunningTask, method: string, params: JsonRpcParams | undefined): Promise<void> {
-    if (task.era === 'legacy') return task.notify(method, params);
-    // 2026-07-28 has no stream for a task's request-scoped notifications once the call was answered: progress
-    // becomes the task's statusMessage; log messages have nowhere to go.
-    if (method !== 'notifications/progress' || !isJsonObject(params)) return Promise.resolve();
-    const { progress, total, message } = params as { progress?: unknown; total?: unknown; message?: unknown };
-    const text =
-      typeof message === 'string' ? message : `${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
-    return this.#setStatusMessage(task.taskId, text);
+    return TASK_ERAS[task.era].notify(task, method, params, (text) => this.#setStatusMessage(task.taskId, text));
   }
 
   async #complete(task: RunningTask, result: unknown): Promise<void> {
@@ -344,8 +350,7 @@ export class TaskServer {
       return;
     }
     const toolResult = result as unknown as CallToolResult;
-    // 2025-11-25: a tool result with isError is a failed task; 2026-07-28: it is completed (failed = protocol error).
-    const failed = task.era === 'legacy' && toolResult.isError === true;
+    const failed = TASK_ERAS[task.era].failed(toolResult);
     await this.#settle(task, {
       status: failed ? 'failed' : 'completed',
       statusMessage: failed ? `Tool execution failed: ${firstText(toolResult)}` : undefined,
@@ -430,14 +435,11 @@ export class TaskServer {
   /** Status notifications: 2025-11-25 to the creating session; 2026-07-28 to listen streams that asked, owner only. */
   #announce(record: TaskRecord, task: RunningTask | undefined): void {
     if (!this.#notifyStatus) return;
-    const send = (promise: Promise<void>) => promise.catch((error) => this.#report(error));
-    const session = task?.session;
-    if (record.era === 'legacy' && session?.connected === true && session.era === 'legacy') {
-      send(session.notify('notifications/tasks/status', legacyTask(record) as unknown as JsonRpcParams));
-    }
+    const rules = TASK_ERAS[record.era];
+    rules.announceToSession(record, task, (promise) => promise.catch((error) => this.#report(error)));
     this.#announceStreams(record);
     // Listen streams held by other instances.
-    if (record.era === 'modern') this.#bus?.status(record);
+    if (rules.sharesStatus) this.#bus?.status(record);
   }
 
   /** 2026-07-28: `notifications/tasks` to the listen streams held here that asked for the task, owner only. */
@@ -528,30 +530,16 @@ export class TaskServer {
     });
     if (working === undefined) return;
     const requestId = `mcpkit-tasks-resume:${record.taskId}`;
-    const request: JsonRpcRequest = {
-      jsonrpc: '2.0',
-      id: requestId,
-      method: 'tools/call',
-      params: { ...record.request.params, ...(record.era === 'legacy' ? { task: {} } : {}) },
-    };
-    let session: ServerSession | undefined;
-    if (record.era === 'legacy') {
-      // A stand-in for the session that created it (gone with the old process): the era rules need one.
-      session = new ServerSession(this.#server);
-      session.era = 'legacy';
-      session.protocolVersion = record.context.protocolVersion;
-      session.clientCapabilities = record.context.clientCapabilities;
-    }
-    const dispatch: DispatchContext = {
-      requestId,
-      message: request,
-      signal: new AbortController().signal,
-      info: {},
-      notify: () => Promise.resolve(),
-    };
+    const { params, session } = TASK_ERAS[record.era].resumed(this.#server, record);
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id: requestId, method: 'tools/call', params };
     this.#resuming.set(requestId, working);
-    this.#server.dispatch(request, dispatch, session).then(
-      () => this.#resuming.delete(requestId),
+    this.#server.handle(request, { session, era: record.era }).then(
+      (response) => {
+        this.#resuming.delete(requestId);
+        if (response !== undefined && 'error' in response) {
+          this.#report(new JsonRpcError(response.error.code, response.error.message, response.error.data));
+        }
+      },
       (error) => {
         this.#resuming.delete(requestId);
         this.#report(error);
@@ -568,3 +556,8 @@ export class TaskServer {
     }
   }
 }
+
+/** @deprecated Renamed `TasksServer` (one rule for both sides: `TasksServer` / `TasksClient`); goes in the next minor. */
+export const TaskServer = TasksServer;
+/** @deprecated Renamed `TasksServer`. */
+export type TaskServer = TasksServer;

@@ -55,14 +55,14 @@ function ownerKey(owner: string | null): string {
 /**
  * A durable {@link TaskStore} on SQLite: every task is one row (its record as JSON, plus the columns the queries
  * need), written before the call that changed it returns, so a restarted server finds every task it had — finished
- * results until their TTL, unfinished tasks to resume or fail (`TaskServer` does it). Works with either driver:
+ * results until their TTL, unfinished tasks to resume or fail (`TasksServer` does it). Works with either driver:
  * Node's built-in `node:sqlite` (Node >= 22.13) or `better-sqlite3` (any Node: install it yourself).
  *
  * @example
  * import { SqliteTaskStore } from '@mcpkit/tasks/sqlite';
  * const store = await SqliteTaskStore.open('./tasks.db');           // picks the driver this Node has
  * // or: new SqliteTaskStore(new Database('./tasks.db'))            // a better-sqlite3 or node:sqlite handle
- * const tasks = new TaskServer(server, { store });
+ * const taskServer = server.extend(tasks({ store }));
  */
 export class SqliteTaskStore implements TaskStore {
   /** The driver that opened the database (`open`), or `undefined` when the handle was given. */

@@ -9,6 +9,10 @@ import type { HeadersOption } from './request-headers';
 /** A request sent and not yet answered. */
 export interface InFlight {
   readonly request: JsonRpcRequest;
+  /**
+   * Whether the request goes by the 2026-07-28 rules, as its own envelope says (not the transport's era: the probe
+   * comes before negotiation). Its cancellation, repair, resumption and what its result teaches follow it.
+   */
   readonly modern: boolean;
   /** Aborts the request's POST and its response stream. */
   readonly cancel: Canceller;

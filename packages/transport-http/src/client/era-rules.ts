@@ -1,13 +1,21 @@
-import { JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcRequest } from '@mcpkit/jsonrpc-core';
-import { isHeaderMismatchCode, isModernEraErrorCode, McpHeaders, MetaKeys } from '@mcpkit/protocol';
+import { JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcMessage } from '@mcpkit/jsonrpc-core';
+import {
+  envelopeVersion,
+  isHeaderMismatchCode,
+  isModernEraErrorCode,
+  isModernVersion,
+  McpHeaders,
+} from '@mcpkit/protocol';
 
 // What the 2026-07-28 Streamable HTTP rules say about a request or an error, as the client transport reads them.
 
-/** The protocol version of a request's `_meta` envelope (2026-07-28), if it has one. */
-export function envelopeVersion(message: JsonRpcRequest): string | undefined {
-  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const version = meta?.[MetaKeys.ProtocolVersion];
-  return typeof version === 'string' ? version : undefined;
+/**
+ * The known 2026-07-28-or-later version a message's `_meta` envelope names (read by protocol's one reader), if any:
+ * such a request is sent by the modern rules whatever the connection's era (the probe comes before negotiation).
+ */
+export function modernVersionOf(message: JsonRpcMessage): string | undefined {
+  const version = 'method' in message ? envelopeVersion(message.params) : undefined;
+  return isModernVersion(version) ? version : undefined;
 }
 
 /** A HeaderMismatch the server blames on an `Mcp-Param-*` header: the tool's declarations may have changed. */

@@ -1,7 +1,7 @@
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import { headersForToolCall, McpHeaders, standardHeadersFor } from '@mcpkit/protocol';
 import type { ClientCore, InFlight, RoundTripState } from './client-core';
-import { isParamHeaderMismatch } from './era-rules';
+import { isParamHeaderMismatch, modernVersionOf } from './era-rules';
 import { asError } from './errors';
 import { ToolHeaderRegistry } from './tool-headers';
 
@@ -14,7 +14,7 @@ const MAX_RELIST_PAGES = 100;
  * tools are listed again and the call retried once).
  */
 export class ModernRequests {
-  /** The version of the last request's `_meta` envelope. */
+  /** The version the client negotiated (`setProtocolVersion`), for messages whose envelope names none. */
   protocolVersion: string | undefined;
   readonly #core: ClientCore;
   readonly #tools = new ToolHeaderRegistry();
@@ -25,11 +25,13 @@ export class ModernRequests {
 
   /** Adds the MCP headers of `message` to a POST's `headers`. */
   addHeaders(message: JsonRpcMessage, headers: Record<string, string | undefined>): void {
+    // A request names its own version in its envelope; the header mirrors it.
+    const version = modernVersionOf(message) ?? this.protocolVersion;
     if (!('method' in message)) {
-      headers[McpHeaders.ProtocolVersion] = this.protocolVersion;
+      headers[McpHeaders.ProtocolVersion] = version;
       return;
     }
-    Object.assign(headers, standardHeadersFor(message, this.protocolVersion));
+    Object.assign(headers, standardHeadersFor(message, version));
     if (message.method === 'tools/call' && 'id' in message) {
       const params = message.params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
       Object.assign(headers, headersForToolCall(this.#tools.paramsOf(params?.name), params?.arguments));

@@ -9,9 +9,9 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
-import { isModernVersion } from '@mcpkit/protocol';
+import { type Era, eraOfVersion } from '@mcpkit/protocol';
 import type { ClientCore, InFlight, PrivateAnswer, RoundTripState, StreamChain } from './client-core';
-import { envelopeVersion, isModernRefusal } from './era-rules';
+import { isModernRefusal, modernVersionOf } from './era-rules';
 import { asError, describeMessage, excerpt, httpStatusError, StreamableHttpError } from './errors';
 import type { HttpAnswer, HttpExchange } from './http-exchange';
 import { LegacySession } from './legacy-session';
@@ -107,7 +107,9 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #streams = new Set<Canceller>();
   readonly #legacy: LegacySession;
   readonly #modern: ModernRequests;
-  #era: 'legacy' | 'modern' | undefined;
+  /** The era the client negotiated (`setProtocolVersion`); legacy until told. */
+  #era: Era = 'legacy';
+  #version: string | undefined;
   #sse: SseClientTransport | undefined;
   #privateIds = 0;
   #started = false;
@@ -133,9 +135,30 @@ export class StreamableHttpClientTransport implements Transport {
     return this.#legacy.sessionId;
   }
 
-  /** The protocol version the transport sends in `MCP-Protocol-Version` (legacy: from the initialize result). */
+  /**
+   * The protocol version the client negotiated (`setProtocolVersion`); before it says, the version of the last
+   * `initialize` result (the transport replays `initialize` on its own when a session expires, so it reads that one).
+   */
   get protocolVersion(): string | undefined {
-    return this.#era === 'modern' ? this.#modern.protocolVersion : this.#legacy.protocolVersion;
+    return this.#version ?? this.#legacy.protocolVersion;
+  }
+
+  /**
+   * Tells the transport the version the client negotiated, and so its era: legacy versions send the session headers,
+   * 2026-07-28 the standard headers on every POST, and `close()` ends a legacy session. `@mcpkit/client` calls it as
+   * soon as negotiation settles (before `notifications/initialized`), as the official SDKs' clients do; a client that
+   * never calls it is served by the legacy rules, except for requests whose `_meta` envelope names 2026-07-28 (the
+   * probe that comes before negotiation), which always go by the modern ones.
+   *
+   * @example
+   * transport.setProtocolVersion('2026-07-28');
+   */
+  setProtocolVersion(version: string): void {
+    this.#version = version;
+    this.#era = eraOfVersion(version);
+    // Each half sends it in its own headers; only the told era's half sends messages that name no version.
+    this.#legacy.protocolVersion = version;
+    this.#modern.protocolVersion = version;
   }
 
   /** `'sse'` after falling back to the deprecated HTTP+SSE transport, else `'streamable-http'`. */
@@ -155,8 +178,7 @@ export class StreamableHttpClientTransport implements Transport {
    */
   cancelsBySignal(request: JsonRpcRequest): boolean {
     if (this.#sse !== undefined) return false;
-    const version = envelopeVersion(request);
-    return version !== undefined && isModernVersion(version);
+    return modernVersionOf(request) !== undefined;
   }
 
   async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
@@ -187,10 +209,10 @@ export class StreamableHttpClientTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    const endSession = this.#era === 'legacy';
     this.#shutDown();
     if (this.#sse !== undefined) await this.#sse.close();
-    if (endSession) await this.#legacy.end();
+    // Only a legacy session has an id to end (end() does nothing without one): no era to ask.
+    await this.#legacy.end();
     this.onclose?.();
   }
 
@@ -219,15 +241,10 @@ export class StreamableHttpClientTransport implements Transport {
   // ---- requests ----
 
   #sendRequest(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<void> {
-    const version = envelopeVersion(request);
-    const modern = version !== undefined && isModernVersion(version);
-    if (modern) {
-      this.#era = 'modern';
-      this.#modern.protocolVersion = version;
-    } else if (request.method === 'initialize') {
-      this.#era = 'legacy';
-      this.#legacy.initializing(request);
-    }
+    // The request's own envelope says which rules it goes by (the client's era object put it there); the transport
+    // keeps no era of its own from it.
+    const modern = modernVersionOf(request) !== undefined;
+    if (request.method === 'initialize') this.#legacy.initializing(request);
     return new Promise<void>((resolve, reject) => {
       const entry: InFlight = { request, modern, cancel: new Canceller(), resolve, reject };
       this.#inflight.set(request.id, entry);
@@ -321,7 +338,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** A request of the transport's own: its response is returned, never delivered; other messages are. */
   async #privateCall(request: JsonRpcRequest, signal: AbortSource): Promise<PrivateAnswer> {
-    const modern = envelopeVersion(request) !== undefined;
+    const modern = modernVersionOf(request) !== undefined;
     const response = await this.#post(request, signal, modern);
     let answer: PrivateAnswer | undefined;
     const take = (message: JsonRpcMessage) => {
@@ -359,7 +376,11 @@ export class StreamableHttpClientTransport implements Transport {
 
   async #postOther(message: JsonRpcMessage): Promise<void> {
     const sentSession = this.#legacy.sessionId;
-    const response = await this.#post(message, this.#lifetime.signal, this.#era === 'modern');
+    const response = await this.#post(
+      message,
+      this.#lifetime.signal,
+      modernVersionOf(message) !== undefined || this.#era === 'modern',
+    );
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       if (response.status === 404 && sentSession !== undefined) {
@@ -379,7 +400,8 @@ export class StreamableHttpClientTransport implements Transport {
     }
     // A notification or response is answered 202 without a body; anything a server sends anyway is not for us.
     response.discard();
-    if (isJsonRpcNotification(message) && message.method === 'notifications/initialized' && this.#era === 'legacy') {
+    // notifications/initialized exists only in the legacy era: it opens the session's standalone stream.
+    if (isJsonRpcNotification(message) && message.method === 'notifications/initialized') {
       await this.#legacy.initialized();
     }
   }

@@ -1,5 +1,5 @@
 import type { AuthInfo, RequestId } from '@mcpkit/jsonrpc-core';
-import { isLegacyVersion, isModernVersion, type McpHeaderParam, MetaKeys } from '@mcpkit/protocol';
+import { isLegacyVersion, isModernVersion, type McpHeaderParam, messageEra } from '@mcpkit/protocol';
 import {
   type McpToolServer,
   type MessageBus,
@@ -141,12 +141,6 @@ const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function hasEnvelope(value: unknown): boolean {
-  if (!isObject(value)) return false;
-  const params = value.params;
-  return isObject(params) && isObject(params._meta) && params._meta[MetaKeys.ProtocolVersion] !== undefined;
 }
 
 function defaultPrincipal(auth: AuthInfo): string | undefined {
@@ -311,7 +305,10 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     const headers = request.headers;
     const version = headers.get('mcp-protocol-version');
     const sessionId = headers.get('mcp-session-id');
-    const modern = isModernVersion(version) || (sessionId === null && hasEnvelope(value));
+    // The era is decided here, once, and travels with the request (runStateless hands it to Server.handle). A batch or
+    // a non-object body has no envelope: the legacy rules refuse or answer it.
+    const modern =
+      isModernVersion(version) || (sessionId === null && isObject(value) && messageEra(value.params) === 'modern');
     return modern
       ? modernPost(this.#context, this.#toolHeaderParams, request, value, auth)
       : this.#legacy.post(request, value, version, auth);

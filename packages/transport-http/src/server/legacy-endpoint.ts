@@ -6,7 +6,7 @@ import {
   validateMessage,
 } from '@mcpkit/jsonrpc-core';
 import { isModernVersion } from '@mcpkit/protocol';
-import { ServerSession } from '@mcpkit/server';
+import type { ServerSession } from '@mcpkit/server';
 import { type ClusterLink, restoreState, unavailableResponse } from './cluster/cluster-link';
 import type { SessionRecord } from './cluster/session-store';
 import { type EndpointContext, notifyServer } from './endpoint-context';
@@ -258,7 +258,7 @@ export class LegacyEndpoint {
           mode: 'json',
           keepAliveMs: 0,
           maxBufferedBytes: this.#context.maxBufferedBytes,
-          modern: false,
+          era: 'legacy',
           request,
         });
         return response.status === 200 && response.body !== undefined ? JSON.parse(response.body) : undefined;
@@ -286,7 +286,7 @@ export class LegacyEndpoint {
       mode: context.mode,
       keepAliveMs: context.keepAliveMs,
       maxBufferedBytes: context.maxBufferedBytes,
-      modern: false,
+      era: 'legacy',
       request,
     });
   }
@@ -298,11 +298,7 @@ export class LegacyEndpoint {
   #statelessSession(version: string): ServerSession {
     let session = this.#statelessSessions.get(version);
     if (session === undefined) {
-      session = new ServerSession(this.#context.server, { fixEra: true });
-      session.era = 'legacy';
-      session.protocolVersion = version;
-      session.clientCapabilities = {};
-      session.initialized = true;
+      session = this.#context.server.openSession({ protocolVersion: version }, { fixEra: true });
       this.#statelessSessions.set(version, session);
     }
     return session;
@@ -357,6 +353,7 @@ export class LegacyEndpoint {
   /** GET and DELETE exist only for legacy sessions: 405 in 2026-07-28, in stateless mode, or on a modern-only server. */
   #legacyOnly(request: Request, method: string): Response | undefined {
     const version = request.headers.get('mcp-protocol-version');
+    // Era branch kept: HTTP routing by header before any body exists; the 2026-07-28 binding has no GET or DELETE.
     if (isModernVersion(version)) {
       return methodNotAllowed('POST', `2026-07-28 Streamable HTTP is POST only (no ${method})`);
     }

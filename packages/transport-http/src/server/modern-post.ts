@@ -60,7 +60,7 @@ export async function modernPost(
     mode: context.mode,
     keepAliveMs: context.keepAliveMs,
     maxBufferedBytes: context.maxBufferedBytes,
-    modern: true,
+    era: 'modern',
     request,
   });
 }

@@ -1,6 +1,6 @@
 import type { AuthInfo, JsonRpcRequest, JsonRpcResponse, MessageInfo } from '@mcpkit/jsonrpc-core';
 import { toErrorObject } from '@mcpkit/jsonrpc-core';
-import { McpErrorCode } from '@mcpkit/protocol';
+import { type Era, McpErrorCode } from '@mcpkit/protocol';
 import type { Server, ServerSession } from '@mcpkit/server';
 import { httpRefusalOf } from './http-refusal';
 import { jsonReply, type Reply, reply } from './reply';
@@ -26,15 +26,20 @@ export interface StatelessRun {
   readonly keepAliveMs: number;
   /** What an SSE response may hold for a client that does not read (see SseWriter). */
   readonly maxBufferedBytes: number;
-  /** 2026-07-28: protocol errors get HTTP statuses (404 for -32601, 400 for envelope and header errors). */
-  readonly modern: boolean;
+  /**
+   * The era the handler decided for the request, handed to `Server.handle` so the server does not decide again.
+   * 2026-07-28: protocol errors get HTTP statuses (404 for -32601, 400 for envelope and header errors).
+   */
+  readonly era: Era;
   /** The HTTP request: the run is aborted when its client goes away. */
   readonly request: Request | undefined;
 }
 
 /** The HTTP status of a response sent as JSON. */
-export function statusOf(response: JsonRpcResponse, modern: boolean): number {
-  if (!modern || !('error' in response) || response.error === undefined) return 200;
+export function statusOf(response: JsonRpcResponse, era: Era): number {
+  // Era branch kept: the HTTP binding of 2026-07-28 maps protocol errors to statuses; the legacy binding answers every
+  // response 200. The era was decided by the handler and handed down in `run.era`.
+  if (era !== 'modern' || !('error' in response) || response.error === undefined) return 200;
   const { code, data } = response.error;
   if (code === McpErrorCode.MethodNotFound) return 404;
   if (
@@ -77,7 +82,7 @@ export function runStateless(run: StatelessRun): Promise<Reply> {
           }
           sink.event(JSON.stringify(notification));
         };
-  run.server.handle(run.message, { info, signal, notify, session: run.session }).then(
+  run.server.handle(run.message, { info, signal, notify, session: run.session, era: run.era }).then(
     (response) => {
       stopListening?.();
       if (response === undefined) {
@@ -97,7 +102,7 @@ export function runStateless(run: StatelessRun): Promise<Reply> {
         settle(jsonReply(refusal.status, response, refusal.headers));
         return;
       }
-      const status = statusOf(response, run.modern);
+      const status = statusOf(response, run.era);
       // The whole SSE body is known at once: one string, no stream.
       if (run.mode === 'sse' && status === 200) settle(reply(200, SSE_HEADERS, formatEvent(JSON.stringify(response))));
       else settle(jsonReply(status, response));

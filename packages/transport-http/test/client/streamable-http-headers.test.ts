@@ -65,6 +65,29 @@ describe.each(REQUEST_PATHS)('StreamableHttpClientTransport: request headers (%s
     expect(messages).toEqual([initializeResult(1, '2025-06-18'), { jsonrpc: '2.0', id: 2, result: { tools: [] } }]);
   });
 
+  it('takes its era and version from the client (setProtocolVersion), not from what it sends', async () => {
+    const fetch = scriptedFetch(() => accepted());
+    const transport = await transportOn(path, fetch);
+    collect(transport);
+    await transport.start();
+    expect(transport.protocolVersion).toBeUndefined();
+    transport.setProtocolVersion('2026-07-28');
+    expect(transport.protocolVersion).toBe('2026-07-28');
+    // A notification names no version: the told era's headers go with it (the modern ones, no session).
+    await transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: 1 },
+    });
+    const sent = fetch.calls[0];
+    expect(sent?.headers.get('mcp-protocol-version')).toBe('2026-07-28');
+    expect(sent?.headers.get('mcp-method')).toBe('notifications/progress');
+    expect(sent?.headers.get('mcp-session-id')).toBeNull();
+    // close() asks no era: without a legacy session there is nothing to end (no DELETE).
+    await transport.close();
+    expect(fetch.calls.map((call) => call.method)).toEqual(['POST']);
+  });
+
   it('2026-07-28: MCP-Protocol-Version from _meta, Mcp-Method and Mcp-Name (encoded), no session id', async () => {
     const fetch = scriptedFetch((call) =>
       json(

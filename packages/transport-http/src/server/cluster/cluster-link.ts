@@ -468,11 +468,13 @@ export class ClusterLink implements SessionCluster<HttpSession> {
 
 /** Sets a copy's peer to what the store says (era, version, capabilities, log level, subscriptions). */
 export function restoreState(peer: ServerSession, record: SessionRecord): void {
-  peer.era = 'legacy';
-  peer.protocolVersion = record.protocolVersion;
-  peer.clientCapabilities = record.clientCapabilities;
-  peer.clientInfo = record.clientInfo;
-  peer.logLevel = record.logLevel;
-  peer.initialized = record.initialized;
+  // The server's legacy era object opens the session: the transport hands it what the store says, nothing more.
+  peer.server.restoreSession(peer, {
+    protocolVersion: record.protocolVersion,
+    clientCapabilities: record.clientCapabilities,
+    clientInfo: record.clientInfo,
+    logLevel: record.logLevel,
+    initialized: record.initialized,
+  });
   restoreResourceSubscriptions(peer, record.resourceSubscriptions);
 }
