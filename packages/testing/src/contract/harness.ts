@@ -157,7 +157,11 @@ export function expectSameJson(check: string, what: string, actual: unknown, exp
   const a = JSON.stringify(actual);
   const b = JSON.stringify(expected);
   if (a === b) return;
-  throw new TransportContractError(check, `${what} differs from what was sent`, {
+  const counts =
+    Array.isArray(actual) && Array.isArray(expected)
+      ? ` (${actual.length} message(s), expected ${expected.length})`
+      : '';
+  throw new TransportContractError(check, `${what} differs from what was sent${counts}`, {
     expected: b.length > 400 ? `${b.slice(0, 400)}…` : b,
     actual: a.length > 400 ? `${a.slice(0, 400)}…` : a,
   });
