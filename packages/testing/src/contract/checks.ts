@@ -80,14 +80,19 @@ async function serverToClient(
     return client.messages.slice(0, count);
   }
   const opener = running.request('contract-stream', 'contract/stream') as JsonRpcRequest;
-  await pair.client.send(opener);
-  await server.until(() => server.messages.length > 0, check, 'the opening request at the server', running.timeoutMs);
+  const opened = pair.client.send(opener);
+  await server.until(
+    () => server.messages.some((message) => 'id' in message && message.id === opener.id),
+    check,
+    'the opening request at the server',
+    running.timeoutMs,
+  );
   const sends = [];
   for (let index = 0; index < count; index++) {
     sends.push(pair.server.send(messages(index), { relatedRequestId: opener.id }));
   }
   sends.push(answer(pair.server, opener, {}));
-  await Promise.all(sends);
+  await Promise.all([...sends, opened]);
   await client.until(
     () => client.messages.length >= count + 1,
     check,
@@ -133,10 +138,13 @@ const CHECKS: Check[] = [
       const unit = 'abcdefghijklmnopqrstuvwxyz0123456789 ✓ ';
       const text = unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
       const request = running.request(1, 'contract/large', { text });
-      await pair.client.send(request);
+      // Not awaited before the answer: a transport may settle a request's send only once its response starts (HTTP
+      // holds the response headers until then).
+      const sent = pair.client.send(request);
       await server.until(() => server.messages.length > 0, check, 'the large request at the server', running.timeoutMs);
       expectSameJson(check, 'the large request', server.messages[0], request);
       await answer(pair.server, server.messages[0] as JsonRpcRequest, { text });
+      await sent;
       await client.until(
         () => client.messages.length > 0,
         check,
@@ -152,10 +160,11 @@ const CHECKS: Check[] = [
       const check = this.name;
       const { pair, client, server } = running;
       const request = running.request('ünïcödé-id-😀', 'contract/unicode', { samples: UNICODE_SAMPLES });
-      await pair.client.send(request);
+      const sent = pair.client.send(request);
       await server.until(() => server.messages.length > 0, check, 'the request at the server', running.timeoutMs);
       expectSameJson(check, 'the unicode request', server.messages[0], request);
       await answer(pair.server, server.messages[0] as JsonRpcRequest, { samples: UNICODE_SAMPLES });
+      await sent;
       await client.until(() => client.messages.length > 0, check, 'the response at the client', running.timeoutMs);
       expectSameJson(check, 'the unicode response', client.messages[0], {
         jsonrpc: '2.0',
@@ -286,12 +295,6 @@ const CHECKS: Check[] = [
       await client.until(() => client.closes > 0, check, "the client end's onclose", running.timeoutMs);
       const accepted = sent.filter((_, index) => outcomes[index] === undefined);
       expectSameJson(check, 'what reached the client before its onclose', client.messages, accepted);
-      if (accepted.length !== count) {
-        throw new TransportContractError(
-          check,
-          `${count - accepted.length} of ${count} sends made before close() were refused`,
-        );
-      }
       noLateMessages(check, client);
     },
   },
@@ -311,12 +314,6 @@ const CHECKS: Check[] = [
       await server.until(() => server.closes > 0, check, "the server end's onclose", running.timeoutMs);
       const accepted = sent.filter((_, index) => outcomes[index] === undefined);
       expectSameJson(check, 'what reached the server before its onclose', server.messages, accepted);
-      if (accepted.length !== count) {
-        throw new TransportContractError(
-          check,
-          `${count - accepted.length} of ${count} sends made before close() were refused`,
-        );
-      }
       noLateMessages(check, server);
     },
   },
@@ -325,9 +322,12 @@ const CHECKS: Check[] = [
     async run(running, options) {
       const check = this.name;
       const { pair, server } = running;
-      await pair.client.send(running.request(7, 'contract/info'));
+      const sent = pair.client.send(running.request(7, 'contract/info'));
       await pair.client.send(running.notification('contract/info'));
       await server.until(() => server.messages.length >= 2, check, 'two messages at the server', running.timeoutMs);
+      const request = server.messages.find((message) => 'id' in message) as JsonRpcRequest;
+      await answer(pair.server, request, {});
+      await sent;
       for (const info of server.infos) {
         if (info !== undefined && (typeof info !== 'object' || info === null)) {
           throw new TransportContractError(check, `onmessage got a MessageInfo that is not an object: ${String(info)}`);
