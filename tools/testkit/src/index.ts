@@ -1,4 +1,18 @@
-export { type CheckedTransport, type CheckWireOptions, checkWire, type WireViolation } from './checked-transport';
+// The wire checker is published in @mcpkit/testing/wire; mcpkit's own suites reach it through here as before.
+export {
+  type CheckedTransport,
+  type CheckWireOptions,
+  checkWire,
+  formatViolation,
+  REVISIONS,
+  type Revision,
+  type Sender,
+  WireLedger,
+  type WireSchema,
+  type WireViolation,
+  WireViolationError,
+  wireSchema,
+} from '@mcpkit/testing/wire';
 export {
   formatOutcomes,
   judgeOutcomes,
@@ -29,4 +43,3 @@ export {
   type RunOutcome,
   readExpectedFailures,
 } from './conformance-expectations';
-export { REVISIONS, type Revision, type Sender, WireLedger, type WireSchema, wireSchema } from './wire-schema';
