@@ -19,6 +19,8 @@ const RUNS_ANYWHERE = [
   '@mcpkit/tasks',
   '@mcpkit/middleware',
   '@mcpkit/skills',
+  // The contract suite, connectInMemory and the wire checker (its schemas are bundled, not read from disk).
+  '@mcpkit/testing',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
@@ -57,6 +59,7 @@ const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]
     'client/index',
     'transport/index',
   ],
+  '@mcpkit/testing': ['wire/index'],
 };
 
 function builtEntries(name: (typeof RUNS_ANYWHERE)[number]): string[] {

@@ -4,8 +4,7 @@ import { WebSocketClientTransport } from '@mcpkit/transport-websocket';
 import { WebSocketServerTransport } from '@mcpkit/transport-websocket/node';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { describeTransport } from '../src/index';
-import { lateServerEnd } from './late-server-end';
+import { acceptedEnd, describeTransport } from '../src/index';
 
 let wss: WebSocketServer;
 let url: string;
@@ -35,7 +34,7 @@ class CapturingWebSocket extends WebSocket {
 describeTransport(
   'WebSocket',
   () => {
-    const server = lateServerEnd<WebSocketServerTransport>();
+    const server = acceptedEnd<WebSocketServerTransport>();
     onConnection = (socket, path) =>
       server.arrive(new WebSocketServerTransport(socket, { info: { request: { url: path, headers: {} } } }));
     const client = new WebSocketClientTransport(url, {
