@@ -4,9 +4,9 @@
 // client run with node: it must print what the README shows. A TypeScript file then type-checks against the
 // installed declarations, as a TypeScript user's project would.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { codeBlocks } from '../tools/readme-check/src/blocks';
@@ -82,4 +82,30 @@ it('npm run pack, npm install of the tarballs in a fresh folder, then the README
   ).catch((error: { stdout?: string }) => {
     throw new Error(`typed.ts does not type-check against the installed packages:\n${error.stdout}`);
   });
+
+  // A plugin author's project: apps/custom-transport's transport and its tests (the contract suite of
+  // @mcpkit/testing, a round trip in both eras) copied into the same fresh folder, with vitest from the registry.
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', 'vitest@4.1.12'], {
+    cwd: project,
+    timeout: 120_000,
+  });
+  const plugin = join(project, 'custom-transport');
+  for (const file of [
+    'src/index.ts',
+    'src/unix-socket-transport.ts',
+    'test/contract.test.ts',
+    'test/round-trip.test.ts',
+  ]) {
+    mkdirSync(join(plugin, dirname(file)), { recursive: true });
+    copyFileSync(join(root, 'apps', 'custom-transport', file), join(plugin, file));
+  }
+  const vitest = await run(
+    process.execPath,
+    [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', plugin, '--reporter=dot'],
+    { cwd: project, timeout: 120_000 },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`apps/custom-transport's tests fail against the tarballs:\n${error.stdout}\n${error.stderr}`);
+  });
+  expect(vitest.stdout).toMatch(/Tests\s+\d+ passed/);
+  expect(vitest.stdout).not.toMatch(/failed/);
 });

@@ -1,4 +1,6 @@
-// The wire checker is published in @mcpkit/testing/wire; mcpkit's own suites reach it through here as before.
+// The wire checker is published in @mcpkit/testing/wire; mcpkit's own suites reach it through here as before. By
+// path, not by package name: @mcpkit/testing depends on server and client, whose tests depend on this kit, and a
+// dependency here would close that loop in the build graph.
 export {
   type CheckedTransport,
   type CheckWireOptions,
@@ -12,7 +14,7 @@ export {
   type WireViolation,
   WireViolationError,
   wireSchema,
-} from '@mcpkit/testing/wire';
+} from '../../../packages/testing/src/wire/index';
 export {
   formatOutcomes,
   judgeOutcomes,
