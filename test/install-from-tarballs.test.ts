@@ -102,7 +102,8 @@ it('npm run pack, npm install of the tarballs in a fresh folder, then the README
   const vitest = await run(
     process.execPath,
     [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', plugin, '--reporter=dot'],
-    { cwd: project, timeout: 120_000 },
+    // Plain text: this run's vitest sets FORCE_COLOR for its children.
+    { cwd: project, timeout: 120_000, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
   ).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`apps/custom-transport's tests fail against the tarballs:\n${error.stdout}\n${error.stderr}`);
   });
