@@ -32,6 +32,7 @@ const layers = {
   middleware: 3,
   'store-redis': 4,
   gateway: 4,
+  testing: 4,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -32,6 +32,7 @@ const PACKAGES = [
   'apps',
   'gateway',
   'store-redis',
+  'testing',
 ];
 const TOOLS = ['interop', 'paths'];
 const EXCLUDED_APPS = new Set(['bench']);

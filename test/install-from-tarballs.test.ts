@@ -4,9 +4,9 @@
 // client run with node: it must print what the README shows. A TypeScript file then type-checks against the
 // installed declarations, as a TypeScript user's project would.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import typescript from 'typescript';
 import { afterAll, expect, it } from 'vitest';
@@ -102,6 +102,32 @@ it('npm run pack, npm install of the tarballs in a fresh folder, then the README
   });
 
   await typeCheckConsumers(project);
+  // A plugin author's project: apps/custom-transport's transport and its tests (the contract suite of
+  // @mcpkit/testing, a round trip in both eras) copied into the same fresh folder, with vitest from the registry.
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', 'vitest@4.1.12'], {
+    cwd: project,
+    timeout: 120_000,
+  });
+  const plugin = join(project, 'custom-transport');
+  for (const file of [
+    'src/index.ts',
+    'src/unix-socket-transport.ts',
+    'test/contract.test.ts',
+    'test/round-trip.test.ts',
+  ]) {
+    mkdirSync(join(plugin, dirname(file)), { recursive: true });
+    copyFileSync(join(root, 'apps', 'custom-transport', file), join(plugin, file));
+  }
+  const vitest = await run(
+    process.execPath,
+    [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', plugin, '--reporter=dot'],
+    // Plain text: this run's vitest sets FORCE_COLOR for its children.
+    { cwd: project, timeout: 120_000, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`apps/custom-transport's tests fail against the tarballs:\n${error.stdout}\n${error.stderr}`);
+  });
+  expect(vitest.stdout).toMatch(/Tests\s+\d+ passed/);
+  expect(vitest.stdout).not.toMatch(/failed/);
 });
 
 // Issue 31: `client.connect(new StreamableHttpClientTransport(url))` failed to compile under `tsc --init`'s defaults

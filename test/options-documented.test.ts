@@ -21,6 +21,7 @@ const PACKAGES = [
   'gateway',
   'middleware',
   'store-redis',
+  'testing',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;
 

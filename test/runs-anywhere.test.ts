@@ -22,6 +22,8 @@ const RUNS_ANYWHERE = [
   // The server (root), the host bridge and the view (browsers), the postMessage transport (browsers, workers).
   '@mcpkit/apps',
   '@mcpkit/gateway',
+  // The contract suite, connectInMemory and the wire checker (its schemas are bundled, not read from disk).
+  '@mcpkit/testing',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
@@ -64,6 +66,7 @@ const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]
   '@mcpkit/tasks': ['server/index', 'client/index'],
   '@mcpkit/skills': ['server/index', 'client/index'],
   '@mcpkit/apps': ['host/index', 'view/index', 'post-message-transport'],
+  '@mcpkit/testing': ['wire/index'],
 };
 
 function builtEntries(name: (typeof RUNS_ANYWHERE)[number]): string[] {

@@ -9,13 +9,10 @@
 // depends on it.
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { McpServer, ResourceTemplate } from '@mcpkit/server';
 import { redirectConsoleToStderr, StdioServerTransport } from '@mcpkit/transport-stdio';
 import { z } from 'zod';
-
-// stdout belongs to the protocol: a stray console.log there would corrupt the stream. After this call console.log
-// writes to stderr, which clients show as the server's log.
-redirectConsoleToStderr();
 
 const server = new McpServer(
   { name: 'trattoria', version: '1.0.0' },
@@ -189,8 +186,17 @@ server.registerPrompt(
 
 // ---------------------------------------------------------------- start
 
-await server.connect(new StdioServerTransport());
-console.log('trattoria: ready on stdio'); // stderr, thanks to redirectConsoleToStderr()
+// Run as a program (a client starts this file), it serves stdio. Imported, it only defines the server: another
+// transport can serve it (apps/custom-transport serves it over a Unix socket).
+export { server };
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // stdout belongs to the protocol: a stray console.log there would corrupt the stream. After this call console.log
+  // writes to stderr, which clients show as the server's log.
+  redirectConsoleToStderr();
+  await server.connect(new StdioServerTransport());
+  console.log('trattoria: ready on stdio'); // stderr, thanks to redirectConsoleToStderr()
+}
 
 function round(euros: number): number {
   return Math.round(euros * 100) / 100;

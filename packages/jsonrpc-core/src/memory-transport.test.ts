@@ -92,16 +92,19 @@ describe('createLinkedTransports', () => {
     await expect(b.send(note(1))).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
-  it('drops messages still in flight when the pair closes', async () => {
+  it('delivers the messages sent before close, then onclose, then nothing', async () => {
     const [a, b] = createLinkedTransports();
-    const received: JsonRpcMessage[] = [];
-    b.onmessage = (message) => received.push(message);
+    const seen: unknown[] = [];
+    b.onmessage = (message) => seen.push(message);
+    b.onclose = () => seen.push('closed');
     await a.start();
     await b.start();
     void a.send(note(1));
+    void a.send(note(2));
     await a.close();
+    await expect(a.send(note(3))).rejects.toBeInstanceOf(ConnectionClosedError);
     await flush();
-    expect(received).toEqual([]);
+    expect(seen).toEqual([note(1), note(2), 'closed']);
   });
 
   it('refuses a second start and reports an onmessage exception through onerror', async () => {

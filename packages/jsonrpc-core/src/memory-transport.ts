@@ -24,7 +24,8 @@ export interface LinkedTransportsOptions {
 /**
  * One end of an in-process channel made by `createLinkedTransports`. Messages are delivered asynchronously (one
  * microtask each), in order, by reference (not copied). Messages sent before the receiving side started are held
- * until it starts; messages still in flight when the pair closes are dropped.
+ * until it starts. A message whose `send` resolved is delivered even when the pair closes right after: each side's
+ * `onclose` runs after the messages already on their way to it (a started side), and none comes after it.
  */
 export class InMemoryTransport implements Transport {
   onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
@@ -36,6 +37,8 @@ export class InMemoryTransport implements Transport {
   #other: InMemoryTransport | undefined = undefined;
   #started = false;
   #closed = false;
+  /** Set when `onclose` is due: deliveries queued after that point are dropped, none runs after `onclose`. */
+  #closeDelivered = false;
   #held: JsonRpcMessage[] = [];
 
   /** Use `createLinkedTransports()`; an unlinked transport cannot send. */
@@ -82,13 +85,23 @@ export class InMemoryTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Closes both sides; each side's `onclose` runs once. */
+  /**
+   * Closes both sides; each side's `onclose` runs once, after the messages already sent to it (deliveries are
+   * microtasks, first in first out, so queueing `onclose` behind them keeps the order). Resolves once both ran.
+   */
   async close(): Promise<void> {
     const other = this.#other;
     const closeSelf = this.#markClosed();
     const closeOther = other === undefined ? false : other.#markClosed();
-    if (closeSelf) this.onclose?.();
-    if (closeOther) other!.onclose?.();
+    if (!closeSelf && !closeOther) return;
+    if (closeSelf) queueMicrotask(() => this.#deliverClose());
+    if (closeOther) queueMicrotask(() => other!.#deliverClose());
+    await new Promise<void>((resolve) => queueMicrotask(resolve));
+  }
+
+  #deliverClose(): void {
+    this.#closeDelivered = true;
+    this.onclose?.();
   }
 
   #markClosed(): boolean {
@@ -105,7 +118,7 @@ export class InMemoryTransport implements Transport {
 
   #schedule(message: JsonRpcMessage): void {
     queueMicrotask(() => {
-      if (this.#closed) return;
+      if (this.#closeDelivered) return;
       const source = this.messageInfo;
       const info = typeof source === 'function' ? source(message) : source;
       try {

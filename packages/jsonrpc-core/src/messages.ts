@@ -57,8 +57,23 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/**
+ * The answer to a request: its result, or an error. Narrow with `isJsonRpcSuccessResponse` / `isJsonRpcErrorResponse`.
+ *
+ * @example
+ * const response: JsonRpcResponse = { jsonrpc: '2.0', id: 1, result: { tools: [] } };
+ */
 export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 
+/**
+ * Any one JSON-RPC 2.0 message: what a `Transport` carries in each direction.
+ *
+ * @example
+ * transport.onmessage = (message: JsonRpcMessage) => {
+ *   if ('method' in message) console.log('id' in message ? 'request' : 'notification', message.method);
+ *   else console.log('response to', message.id);
+ * };
+ */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 type Shape = { readonly [key: string]: unknown };

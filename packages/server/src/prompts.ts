@@ -46,6 +46,13 @@ export type PromptHandler<A> = (
   ctx: ServerRequestContext,
 ) => GetPromptResult | Promise<GetPromptResult>;
 
+/**
+ * What `registerPrompt` returns: enable, disable, update or remove the prompt later (clients are told).
+ *
+ * @example
+ * const prompt = server.registerPrompt('greet', { description: 'Greets' }, () => ({ messages: [] }));
+ * prompt.update({ description: 'Greets warmly' });
+ */
 export type RegisteredPrompt = RegisteredHandle<
   Partial<PromptConfig<SchemaInput | undefined>> & { name?: string; handler?: PromptHandler<never> }
 >;

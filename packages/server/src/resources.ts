@@ -54,7 +54,21 @@ type TemplatePatch = Partial<ResourceMetadata> & {
   template?: ResourceTemplate;
   handler?: ResourceTemplateHandler;
 };
+/**
+ * What `registerResource` returns for a fixed URI: enable, disable, update or remove it later (clients are told).
+ *
+ * @example
+ * const menu = server.registerResource('menu', 'trattoria://menu', {}, () => ({ contents: [] }));
+ * menu.remove();
+ */
 export type RegisteredResource = RegisteredHandle<ResourcePatch>;
+/**
+ * What `registerResource` returns for a `ResourceTemplate`: enable, disable, update or remove it later.
+ *
+ * @example
+ * const dish = server.registerResource('dish', new ResourceTemplate('trattoria://dish/{id}'), {}, read);
+ * dish.disable();
+ */
 export type RegisteredResourceTemplate = RegisteredHandle<TemplatePatch>;
 
 interface ResourceEntry extends RegistryEntry<Resource> {

@@ -58,6 +58,13 @@ export interface ToolConfig<
 /** Answers `tools/call` for one tool. */
 export type ToolHandler<I> = (args: ArgsOf<I>, ctx: ServerRequestContext) => CallToolResult | Promise<CallToolResult>;
 
+/**
+ * What `registerTool` returns: enable, disable, update or remove the tool later (clients are told).
+ *
+ * @example
+ * const tool = server.registerTool('echo', { inputSchema: { type: 'object' } }, () => ({ content: [] }));
+ * tool.disable(); // hidden from tools/list and refused by tools/call until enable()
+ */
 export type RegisteredTool = RegisteredHandle<
   Partial<ToolConfig<SchemaInput | undefined, SchemaInput | undefined>> & {
     name?: string;

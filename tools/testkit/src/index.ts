@@ -1,4 +1,20 @@
-export { type CheckedTransport, type CheckWireOptions, checkWire, type WireViolation } from './checked-transport';
+// The wire checker is published in @mcpkit/testing/wire; mcpkit's own suites reach it through here as before. By
+// path, not by package name: @mcpkit/testing depends on server and client, whose tests depend on this kit, and a
+// dependency here would close that loop in the build graph.
+export {
+  type CheckedTransport,
+  type CheckWireOptions,
+  checkWire,
+  formatViolation,
+  REVISIONS,
+  type Revision,
+  type Sender,
+  WireLedger,
+  type WireSchema,
+  type WireViolation,
+  WireViolationError,
+  wireSchema,
+} from '../../../packages/testing/src/wire/index';
 export {
   formatOutcomes,
   judgeOutcomes,
@@ -29,4 +45,3 @@ export {
   type RunOutcome,
   readExpectedFailures,
 } from './conformance-expectations';
-export { REVISIONS, type Revision, type Sender, WireLedger, type WireSchema, wireSchema } from './wire-schema';

@@ -9,6 +9,7 @@ export class PairTransport implements Transport {
   #other?: PairTransport;
   #state: 'new' | 'started' | 'closed' = 'new';
   #inbox: JsonRpcMessage[] = []; // what arrived before start()
+  #ended = false; // onclose ran
 
   static pair(): [PairTransport, PairTransport] {
     const a = new PairTransport();
@@ -39,17 +40,22 @@ export class PairTransport implements Transport {
     this.#other!.#closed();
   }
 
+  // Sends stop at once, but a message whose send resolved is not lost: onclose is queued behind the deliveries
+  // already on their way (microtasks run in order), and nothing is delivered after it.
   #closed(): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.#inbox = [];
-    this.onclose?.();
+    queueMicrotask(() => {
+      this.#ended = true;
+      this.onclose?.();
+    });
   }
 
-  // Deliver asynchronously (never re-enter the sender) and in order; nothing after close.
+  // Deliver asynchronously (never re-enter the sender) and in order; nothing after onclose.
   #deliver(message: JsonRpcMessage): void {
     queueMicrotask(() => {
-      if (this.#state === 'started') this.onmessage?.(message);
+      if (!this.#ended) this.onmessage?.(message);
     });
   }
 }

@@ -248,6 +248,12 @@ export class WebSocketServerTransport implements Transport {
   }
 
   readonly #onClose = (code: number, reason: Buffer): void => {
+    // Frames read but held for a later turn were sent before the close frame: hand them over before onclose, or a
+    // client that sends and closes at once loses them.
+    while (this.#held.length > 0 && !this.#closed) {
+      const data = this.#held.shift() as RawData;
+      this.#receive(data, this.#heldBinary.shift() as boolean);
+    }
     this.#finish(closedError(code, reason.toString(), undefined));
   };
 

@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import type { JsonRpcMessage, RequestId } from '@mcpkit/jsonrpc-core';
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
+import { SCHEMA_TEXTS } from './schemas/index';
 import { TASKS_EXTENSION_DEFS } from './tasks-extension-schema';
 
-// The official schema.json of each revision (the in-repo copy the protocol package's tests use too).
-const FIXTURES = new URL('../../../packages/protocol/test/fixtures/spec/', import.meta.url);
-
+/** The MCP revisions whose official schema the wire checker carries, oldest first. */
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
+
+/** One MCP revision the wire checker knows. */
 export type Revision = (typeof REVISIONS)[number];
 
 /** Which side sent a message. */
@@ -28,7 +28,13 @@ export interface WireSchema {
 
 const cache = new Map<Revision, WireSchema>();
 
-/** The wire schema of one revision (compiled once per process). */
+/**
+ * The wire schema of one revision, compiled on first use and kept for the process.
+ *
+ * @example
+ * const problems = wireSchema('2025-11-25').check({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} });
+ * // ['CallToolRequest/params must have required property \'name\'']
+ */
 export function wireSchema(revision: Revision): WireSchema {
   let schema = cache.get(revision);
   if (!schema) {
@@ -39,14 +45,14 @@ export function wireSchema(revision: Revision): WireSchema {
 }
 
 function compile(revision: Revision): WireSchema {
-  const raw = JSON.parse(readFileSync(new URL(`${revision}/schema.json`, FIXTURES), 'utf8')) as JsonSchema;
+  const raw = JSON.parse(SCHEMA_TEXTS[revision]) as JsonSchema;
   const defsKeyword = raw.$defs !== undefined ? '$defs' : 'definitions';
   // 2026-07-28: the tasks extension's messages too (no official schema exists for them; see tasks-extension-schema).
   if (revision === '2026-07-28') raw.$defs = { ...(raw.$defs as Record<string, JsonSchema>), ...TASKS_EXTENSION_DEFS };
   const defs = raw[defsKeyword] as Record<string, JsonSchema>;
   const options = { strict: false, validateFormats: false, allErrors: true } as const;
   const ajv = String(raw.$schema).includes('2020-12') ? new Ajv2020(options) : new Ajv(options);
-  const id = `https://mcpkit.test/${revision}/schema.json`;
+  const id = `https://mcpkit.invalid/${revision}/schema.json`;
   ajv.addSchema({ ...raw, $id: id });
   const compiled = new Map<string, ValidateFunction>();
   const validator = (typeName: string) => {
@@ -122,6 +128,11 @@ function compile(revision: Revision): WireSchema {
 /**
  * Tracks requests in both directions so responses can be checked against the result type of what they answer.
  * Feed it every message in the order it crosses the wire.
+ *
+ * @example
+ * const ledger = new WireLedger();
+ * ledger.observe('client', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+ * ledger.observe('server', { jsonrpc: '2.0', id: 1, result: { tools: [] } }); // 'tools/list'
  */
 export class WireLedger {
   readonly #pending = new Map<string, string>();

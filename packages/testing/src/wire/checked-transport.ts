@@ -12,10 +12,50 @@ const LATEST_LEGACY: Revision = '2025-11-25';
 
 /** One message that did not match the official schema of its revision. */
 export interface WireViolation {
+  /** Which side put the message on the wire. */
   sender: Sender;
+  /** The revision it was checked against. */
   revision: Revision;
+  /** The message as it crossed the wire. */
   message: JsonRpcMessage;
+  /** What is wrong with it, one line each: the schema type, the path in the message, and the rule it breaks. */
   problems: string[];
+}
+
+/**
+ * A violation as a few readable lines: who sent what (the method, or the request a response answers), against which
+ * revision, what is wrong, and the message itself (shortened).
+ *
+ * @example
+ * checked.onViolation = (violation) => console.error(formatViolation(violation));
+ */
+export function formatViolation(violation: WireViolation): string {
+  const { message } = violation;
+  const what =
+    'method' in message
+      ? `${'id' in message ? 'request' : 'notification'} ${message.method}`
+      : `${'error' in message ? 'error response' : 'response'} to request ${JSON.stringify((message as { id: unknown }).id)}`;
+  const json = JSON.stringify(message);
+  return [
+    `${violation.sender} sent an invalid ${what} (checked against MCP ${violation.revision}):`,
+    ...violation.problems.map((problem) => `  - ${problem}`),
+    `  message: ${json.length > 500 ? `${json.slice(0, 500)}…` : json}`,
+  ].join('\n');
+}
+
+/** Thrown by `CheckedTransport.assertClean()`: every violation seen, formatted, with the list on `data`. */
+export class WireViolationError extends Error {
+  override name = 'WireViolationError';
+  readonly code = 'ERR_WIRE_VIOLATION' as const;
+  /** The violations, for a test that wants to look at them. */
+  readonly data: { violations: WireViolation[] };
+
+  constructor(violations: WireViolation[]) {
+    super(
+      `${violations.length} message(s) on the wire do not match the official MCP schema:\n${violations.map(formatViolation).join('\n')}`,
+    );
+    this.data = { violations: [...violations] };
+  }
 }
 
 /** Options for `checkWire`. */
@@ -35,8 +75,9 @@ export interface CheckWireOptions {
 
 /** A transport whose every message, both ways, is checked against the official schema. */
 export interface CheckedTransport extends Transport {
+  /** The violations seen so far (unless `onViolation` takes them). */
   readonly violations: WireViolation[];
-  /** Throws with every violation seen so far, if any. */
+  /** Throws a `WireViolationError` listing every violation seen so far, if any. */
   assertClean(): void;
 }
 
@@ -46,7 +87,8 @@ function isRevision(value: unknown): value is Revision {
 
 /**
  * Wraps a transport so that every message it sends and receives is validated against the official JSON Schema of the
- * revision in use; a test fails (via `assertClean()`) when our code puts an invalid message on the wire.
+ * revision in use; a test fails (via `assertClean()`) when either side puts an invalid message on the wire. The
+ * schemas of every revision ship inside this package; nothing is fetched or read from disk.
  *
  * @example
  * const [clientSide, serverSide] = createLinkedTransports();
@@ -123,14 +165,7 @@ export function checkWire(transport: Transport, options: CheckWireOptions): Chec
       ? {}
       : { cancelsBySignal: (request: JsonRpcRequest) => transport.cancelsBySignal!(request) }),
     assertClean() {
-      if (violations.length === 0) return;
-      const lines = violations.map(
-        (violation) =>
-          `${violation.sender} sent an invalid ${violation.revision} message ${JSON.stringify(violation.message)}:\n  ${violation.problems.join('\n  ')}`,
-      );
-      throw new Error(
-        `${violations.length} message(s) on the wire do not match the official schema:\n${lines.join('\n')}`,
-      );
+      if (violations.length > 0) throw new WireViolationError(violations);
     },
   };
   return checked;

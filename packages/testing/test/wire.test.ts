@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createLinkedTransports, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
 import { describe, expect, it } from 'vitest';
-import { checkWire, wireSchema } from '../src/index';
+import { checkWire, formatViolation, REVISIONS, WireViolationError, wireSchema } from '../src/wire/index';
+import { SCHEMA_TEXTS } from '../src/wire/schemas/index';
 
 describe('wireSchema', () => {
   it('accepts valid messages and names the problems of invalid ones, per revision', () => {
@@ -59,4 +61,42 @@ describe('checkWire revision detection', () => {
     });
     checked.assertClean();
   });
+});
+
+describe('the wire checker’s report', () => {
+  it('says who sent what, against which revision, what is wrong, and shows the message', async () => {
+    const [a, b] = createLinkedTransports();
+    const checked = checkWire(b, { side: 'server', revision: '2025-11-25' });
+    const server = new JsonRpcPeer();
+    server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'broken' }] }));
+    const client = new JsonRpcPeer();
+    await Promise.all([server.connect(checked), client.connect(a)]);
+    await client.request('tools/list', {});
+    const text = formatViolation(checked.violations[0]!);
+    expect(text).toContain('server sent an invalid response to request 1 (checked against MCP 2025-11-25):');
+    expect(text).toMatch(/- ListToolsResult\/tools\/0 must have required property 'inputSchema'/);
+    expect(text).toContain('message: {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"broken"}]}}');
+    const error = (() => {
+      try {
+        checked.assertClean();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(WireViolationError);
+    expect((error as WireViolationError).code).toBe('ERR_WIRE_VIOLATION');
+    expect((error as WireViolationError).data.violations).toHaveLength(1);
+  });
+});
+
+describe('the schemas bundled in the package', () => {
+  it.each(REVISIONS)(
+    '%s is the official schema the repository carries (run sync-schemas after updating it)',
+    (revision) => {
+      const official = JSON.parse(
+        readFileSync(new URL(`../../protocol/test/fixtures/spec/${revision}/schema.json`, import.meta.url), 'utf8'),
+      );
+      expect(JSON.parse(SCHEMA_TEXTS[revision])).toEqual(official);
+    },
+  );
 });

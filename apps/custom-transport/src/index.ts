@@ -1,0 +1,8 @@
+export {
+  listenOnUnixSocket,
+  socketPath,
+  UnixSocketClientTransport,
+  type UnixSocketListener,
+  UnixSocketTransport,
+  type UnixSocketTransportOptions,
+} from './unix-socket-transport';
