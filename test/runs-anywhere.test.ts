@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 const RUNS_ANYWHERE = [
   '@mcpkit/jsonrpc-core',
   '@mcpkit/protocol',
+  // Authorization, both sides and the shared root: the OAuth client runs in browsers and Workers, the bearer check
+  // and the OAuth proxy on any fetch runtime.
+  '@mcpkit/auth',
   '@mcpkit/server',
   '@mcpkit/client',
   // The HTTP client transports and the web-standard server handler; on Node the client reaches node:http through
@@ -47,6 +50,8 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
 // @mcpkit/middleware runs anywhere at its root and at every built-in's subpath (tracing and metrics reach only
 // @opentelemetry/api, which runs anywhere too).
 const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]>> = {
+  '@mcpkit/auth': ['client/index', 'server/index'],
+  '@mcpkit/client': ['auth/index'],
   '@mcpkit/middleware': [
     'logging/index',
     'tracing/index',

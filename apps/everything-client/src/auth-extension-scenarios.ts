@@ -5,7 +5,7 @@ import {
   crossAppAccessGrant,
   type NonInteractiveGrant,
   workloadIdentityGrant,
-} from '@mcpkit/client/auth';
+} from '@mcpkit/auth/client';
 import { contextString, withClient } from './connection';
 
 // The conformance suite's extension authorization scenarios: grants with no user at a browser. The suite hands the

@@ -1,4 +1,4 @@
-import { OAuthClient, type OAuthClientProvider } from '@mcpkit/client/auth';
+import { OAuthClient, type OAuthClientProvider } from '@mcpkit/auth/client';
 import { conformanceContext, withClient } from './connection';
 
 // The client `auth/*` authorization-code scenarios of the conformance suite: each runs an MCP session through an
