@@ -23,7 +23,18 @@ export type AuthorizationErrorCode =
   /** The server refused a token obtained just now. */
   | 'ERR_UNAUTHORIZED'
   /** The server kept answering 403 `insufficient_scope` after the allowed number of step-up authorizations. */
-  | 'ERR_STEP_UP_LIMIT';
+  | 'ERR_STEP_UP_LIMIT'
+  /**
+   * A URL a server supplied is not one the client will use: not `https:`, a private, loopback, link-local or
+   * unique-local address, a redirect to another origin, or an authorization endpoint that is not `https:`.
+   */
+  | 'ERR_UNSAFE_URL'
+  /** A response from an authorization server or metadata URL was larger than `network.maxResponseBytes`. */
+  | 'ERR_RESPONSE_TOO_LARGE'
+  /** A request to an authorization server or metadata URL did not complete within `network.timeoutMs`. */
+  | 'ERR_RESPONSE_TIMEOUT'
+  /** Pre-registered credentials with a secret or a key but no `issuer`: they would go to any authorization server. */
+  | 'ERR_CREDENTIALS_WITHOUT_ISSUER';
 
 // The brand key is also read by the root entry's negotiation (which never imports /auth): keep it.
 /**

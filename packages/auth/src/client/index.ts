@@ -44,6 +44,7 @@ export {
   type OAuthServerErrorCode,
 } from './oauth-error';
 export { createOAuthFetch } from './oauth-fetch';
+export type { OAuthNetworkOptions } from './outbound';
 export type { AuthorizationRedirect, OAuthClientMetadata, OAuthClientProvider } from './provider';
 export {
   authorizationServerMetadataUrls,

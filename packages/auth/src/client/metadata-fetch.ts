@@ -1,5 +1,7 @@
 // Fetching one metadata document: JSON from a well-known URL, where "not there" (404 and friends) is a normal answer
-// that moves discovery to the next URL, and anything else is kept to explain a failure.
+// that moves discovery to the next URL, and anything else is kept to explain a failure. A refusal by the outbound gate
+// (an unsafe URL, a body too large or too slow) is not "not there": it stops discovery.
+import { AuthorizationError } from './authorization-error';
 
 /** The result of one metadata fetch: the document, or why there was none. */
 export type MetadataAttempt =
@@ -19,7 +21,7 @@ export async function fetchMetadata(
   try {
     response = await fetchFn(url.href, { headers: { ...ACCEPT, ...headersObject(headers) }, signal });
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (signal?.aborted || AuthorizationError.is(error)) throw error;
     return { url: url.href, problem: `request failed: ${(error as Error).message}` };
   }
   if (!response.ok) {

@@ -5,6 +5,14 @@ import { readAuthorizationCode } from './authorization-response';
 import { type DiscoveryResult, discover } from './discovery';
 import { DpopProver, isDpopNonceChallenge } from './dpop';
 import { OAuthError } from './oauth-error';
+import {
+  checkAuthorizationEndpoint,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  guardFetch,
+  isLoopbackUrl,
+  type OAuthNetworkOptions,
+} from './outbound';
 import { bearerInit, discard, dpopInit, isDpopBound, type Outgoing, untilAborted } from './outgoing';
 import type { OAuthClientProvider } from './provider';
 import { resolveClientCredentials } from './registration';
@@ -35,6 +43,11 @@ export interface OAuthClientOptions {
   refreshSkewMs?: number;
   /** Picks the authorization server when the resource lists several (default: the first). */
   selectAuthorizationServer?: (issuers: readonly string[]) => string;
+  /**
+   * The rules for the URLs servers supply (metadata, authorization server endpoints): private addresses refused,
+   * responses capped at 1 MiB and 15 s by default. See {@link OAuthNetworkOptions}.
+   */
+  network?: OAuthNetworkOptions;
 }
 
 const PENDING_TTL_MS = 10 * 60_000;
@@ -79,6 +92,8 @@ export class OAuthClient {
   readonly #refreshSkewMs: number;
   readonly #selectAuthorizationServer: ((issuers: readonly string[]) => string) | undefined;
   #server: URL | undefined;
+  /** The server of the authorization `finish` completes, for the outbound rules when `#server` is not bound yet. */
+  #callbackServer: URL | undefined;
   /** The DPoP prover, once there is one: set at construction (a given prover) or when the generated one is ready. */
   #dpop: DpopProver | undefined;
   #dpopReady: Promise<DpopProver> | undefined;
@@ -93,7 +108,19 @@ export class OAuthClient {
     this.#provider = options.provider;
     this.#store = options.provider.store ?? new InMemoryOAuthStore();
     this.#baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#authFetch = retryStaleConnections(this.#baseFetch);
+    const network = options.network ?? {};
+    const policy = {
+      allowPrivateNetwork: network.allowPrivateNetwork ?? false,
+      maxResponseBytes: network.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      timeoutMs: network.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
+    // Loopback is a development setup only when the MCP server itself is there; decided per request, since the
+    // server may be bound by the first request (or, in a web app's callback page, by the pending authorization).
+    const server = () => this.#server ?? this.#callbackServer;
+    this.#authFetch = guardFetch(retryStaleConnections(this.#baseFetch), () => {
+      const bound = server();
+      return { ...policy, serverOnLoopback: bound !== undefined && isLoopbackUrl(bound) };
+    });
     this.#wantRefreshTokens = options.wantRefreshTokens ?? true;
     this.#maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
     this.#refreshSkewMs = options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
@@ -151,6 +178,7 @@ export class OAuthClient {
       });
     }
     this.#awaitingCallback.delete(pending.serverUrl);
+    this.#callbackServer = new URL(pending.serverUrl);
     const code = readAuthorizationCode(params, pending.authorizationServer);
     const credentials = await this.#credentialsFor(pending.authorizationServer, signal);
     const response = await requestToken({
@@ -446,6 +474,7 @@ export class OAuthClient {
         { issuer: authorizationServer.issuer },
       );
     }
+    const url = checkAuthorizationEndpoint(endpoint, authorizationServer.issuer);
     checkPkceSupport(authorizationServer, found.defaultEndpoints);
     const pkce = await createPkcePair();
     const state = randomToken();
@@ -463,7 +492,6 @@ export class OAuthClient {
       createdAt: Date.now(),
     };
     await this.#store.setPending(state, pending);
-    const url = new URL(endpoint);
     const params = url.searchParams;
     params.set('response_type', 'code');
     params.set('client_id', credentials.clientId);

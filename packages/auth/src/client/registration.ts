@@ -68,7 +68,19 @@ async function preRegistered(provider: OAuthClientProvider, issuer: string): Pro
     const credentials = await configured(issuer);
     return credentials === undefined ? undefined : { ...credentials, issuer };
   }
-  if (configured.issuer !== undefined && configured.issuer !== issuer) return undefined;
+  if (configured.issuer === undefined) {
+    // A secret or a key sent to whichever authorization server an MCP server names is a secret given to that server:
+    // a value without an issuer is usable only as a public client id.
+    if (configured.clientSecret !== undefined || configured.privateKey !== undefined) {
+      throw new AuthorizationError(
+        'ERR_CREDENTIALS_WITHOUT_ISSUER',
+        `The configured clientCredentials carry a ${configured.clientSecret !== undefined ? 'client secret' : 'private key'} ` +
+          `but no issuer, and ${issuer} asks for them: they are sent only to the authorization server they were ` +
+          'issued by. Set clientCredentials.issuer to it, or pass a function (issuer) => credentials that decides.',
+        { issuer, clientId: configured.clientId },
+      );
+    }
+  } else if (configured.issuer !== issuer) return undefined;
   return { ...configured, issuer };
 }
 

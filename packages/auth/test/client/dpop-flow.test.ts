@@ -139,7 +139,7 @@ describe('OAuthClient with DPoP: grants and Bearer servers', () => {
     const { oauth } = setup(world, {
       dpop: prover,
       grant: clientCredentialsGrant(),
-      clientCredentials: { clientId: 'bot', clientSecret: 's3cret' },
+      clientCredentials: { clientId: 'bot', clientSecret: 's3cret', issuer: 'https://auth.example.com' },
       redirectUrl: undefined,
       redirectToAuthorization: undefined,
     });

@@ -54,8 +54,10 @@ export async function handleAuthorize(request: Request, config: ProxyConfig, sta
   let client: ProxyClient | undefined;
   try {
     client = await findClient(clientId, config, state);
-  } catch (error) {
-    return htmlErrorPage(400, 'Unknown client', error instanceof Error ? error.message : String(error));
+  } catch {
+    // Anyone can send a client_id URL here: telling them why the fetch failed (refused, timed out, which status an
+    // internal address answered) would turn the proxy into a probe of the network behind it.
+    return htmlErrorPage(400, 'Unknown client', 'The client could not be verified.');
   }
   // RFC 6749 §4.1.2.1: with an unknown client or a redirect URI that does not match, tell the user, never redirect.
   if (client === undefined) {

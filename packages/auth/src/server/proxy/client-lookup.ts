@@ -1,4 +1,8 @@
 // Finding an MCP client by its client_id: registered here, or an https URL naming its Client ID Metadata Document.
+// The URL comes from an unauthenticated caller, so the fetch is bounded (5 KiB, `upstreamTimeoutMs` for the whole
+// exchange, no redirect) and never aimed at a literal private, loopback, link-local or unique-local address. A host
+// name that resolves to one (DNS rebinding) is for the `fetch` option to refuse: see `@mcpkit/auth/node`.
+import { isPublicHost } from '../../shared/address';
 
 import { readLimitedText } from '../../shared/body';
 import { type ClientMetadata, clientFromMetadata } from './client-metadata';
@@ -21,13 +25,17 @@ export function isMetadataDocumentUrl(clientId: string): boolean {
 }
 
 async function fetchMetadataDocument(url: string, config: ProxyConfig): Promise<ProxyClient> {
+  if (!isPublicHost(new URL(url).hostname)) {
+    throw new OAuthProxyError(
+      'ERR_CLIENT_METADATA',
+      `The client metadata document URL ${url} names a private, loopback, link-local or reserved address: not fetched`,
+      { url },
+    );
+  }
   let response: Response;
+  const signal = AbortSignal.timeout(config.upstreamTimeoutMs);
   try {
-    response = await config.fetch(url, {
-      headers: { accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(config.upstreamTimeoutMs),
-    });
+    response = await config.fetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal });
   } catch (cause) {
     throw new OAuthProxyError(
       'ERR_CLIENT_METADATA',
@@ -46,7 +54,17 @@ async function fetchMetadataDocument(url: string, config: ProxyConfig): Promise<
       },
     );
   }
-  const text = await readLimitedText(response, MAX_METADATA_DOCUMENT_BYTES);
+  let text: string | undefined;
+  try {
+    text = await readLimitedText(response, MAX_METADATA_DOCUMENT_BYTES, signal);
+  } catch (cause) {
+    throw new OAuthProxyError(
+      'ERR_CLIENT_METADATA',
+      `The client metadata document ${url} was not read in time`,
+      { url },
+      { cause },
+    );
+  }
   let document: unknown;
   try {
     document = text === undefined ? undefined : JSON.parse(text);

@@ -185,11 +185,74 @@ describe('Client ID Metadata Documents', () => {
     expect((await verify(proxy, access_token)).payload.client_id).toBe(DOC_URL);
   });
 
-  it('refuses a document whose client_id is not its own URL', async () => {
+  it('refuses a document whose client_id is not its own URL, and says only that the client could not be verified', async () => {
     const proxy = newProxy(withDocument({ client_id: 'https://other.example/doc', redirect_uris: [CLIENT_REDIRECT] }));
     const response = await call(proxy, new Request(authorizeUrl(DOC_URL, (await pkce()).challenge)));
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain('must equal its URL');
+    const page = await response.text();
+    expect(page).toContain('The client could not be verified.');
+    expect(page).not.toContain('must equal');
+  });
+
+  // An unauthenticated caller picks the URL: the proxy must not become a probe of the network it runs in.
+  for (const url of [
+    'https://169.254.169.254/latest/meta-data/iam/security-credentials/',
+    'https://[::ffff:a9fe:a9fe]/latest/meta-data/',
+    'https://10.0.0.7/client.json',
+    'https://[::1]/client.json',
+    'https://2130706433/client.json',
+    'https://[fd00::5]/client.json',
+  ]) {
+    it(`never fetches a client_id URL on a private address: ${url}`, async () => {
+      const fetched: string[] = [];
+      const idp = fakeIdp();
+      const idpFetch = idp.fetch;
+      idp.fetch = async (input, init) => {
+        fetched.push(new Request(input, init).url);
+        return idpFetch(input, init);
+      };
+      const response = await call(newProxy(idp), new Request(authorizeUrl(url, (await pkce()).challenge)));
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('The client could not be verified.');
+      expect(fetched).toEqual([]);
+    });
+  }
+
+  it('reads at most 5 KiB of a document, and gives up on a slow one after upstreamTimeoutMs', async () => {
+    const huge = fakeIdp();
+    let pulled = 0;
+    huge.fetch = async () =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            pulled += 1024;
+            controller.enqueue(new Uint8Array(1024).fill(0x20));
+            if (pulled > 200 * 1024 * 1024) controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const big = await call(newProxy(huge), new Request(authorizeUrl(DOC_URL, (await pkce()).challenge)));
+    expect(await big.text()).toContain('The client could not be verified.');
+    expect(pulled).toBeLessThan(64 * 1024);
+
+    const slow = fakeIdp();
+    slow.fetch = async (_input, init) =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{'));
+            init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+          },
+        }),
+      );
+    const started = Date.now();
+    const drip = await call(
+      newProxy(slow, { upstreamTimeoutMs: 300 }),
+      new Request(authorizeUrl(DOC_URL, (await pkce()).challenge)),
+    );
+    expect(await drip.text()).toContain('The client could not be verified.');
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 
