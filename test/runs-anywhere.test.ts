@@ -113,3 +113,30 @@ describe('@mcpkit/middleware works without its optional peer', () => {
     });
   }
 });
+
+describe('@mcpkit/auth: only /server reaches @mcpkit/server (its optional peer)', () => {
+  // A client-only install (the OAuth client, or the deprecated @mcpkit/client/auth) must never need server code.
+  for (const [folder, entry, reaches] of [
+    ['packages/auth/dist', 'index', false],
+    ['packages/auth/dist', 'client/index', false],
+    ['packages/client/dist', 'auth/index', false],
+    ['packages/auth/dist', 'server/index', true],
+  ] as const) {
+    it(`${folder.split('/')[1]} ${entry} ${reaches ? 'reaches' : 'never reaches'} @mcpkit/server`, async () => {
+      const result = await build({
+        entryPoints: [join(root, folder, `${entry}.js`)],
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'neutral',
+        format: 'esm',
+        logLevel: 'silent',
+        absWorkingDir: root,
+        mainFields: ['module', 'main'],
+        external: ['@mcpkit/server', 'jose'],
+      });
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+      expect(imports.includes('@mcpkit/server')).toBe(reaches);
+    });
+  }
+});
