@@ -54,7 +54,7 @@ async function connectFails(
   });
   const client = new Client({ name: 'victim', version: '1.0.0' });
   const started = performance.now();
-  const outcome = await client.connect(new StreamableHttpClientTransport(new URL(MCP_URL), { fetch: oauthFetch })).then(
+  const outcome = await client.connect(transportFor(new URL(MCP_URL), oauthFetch)).then(
     () => undefined,
     (error: unknown) => error,
   );
