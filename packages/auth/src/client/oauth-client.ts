@@ -45,7 +45,7 @@ export interface OAuthClientOptions {
   selectAuthorizationServer?: (issuers: readonly string[]) => string;
   /**
    * The rules for the URLs servers supply (metadata, authorization server endpoints): private addresses refused,
-   * responses capped at 1 MiB and 15 s by default. See {@link OAuthNetworkOptions}.
+   * responses capped at 1 MiB and 30 s by default. See {@link OAuthNetworkOptions}.
    */
   network?: OAuthNetworkOptions;
 }

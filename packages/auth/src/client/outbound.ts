@@ -18,12 +18,12 @@ export interface OAuthNetworkOptions {
   allowPrivateNetwork?: boolean;
   /** The largest response body read from an authorization server or metadata URL. Default 1 MiB (1,048,576 bytes). */
   maxResponseBytes?: number;
-  /** Time for one such request, from sending it to the last byte of its body. Default 15,000 ms. */
+  /** Time for one such request, from sending it to the last byte of its body. Default 30,000 ms: the usual HTTP client bound, with room for a loaded machine. */
   timeoutMs?: number;
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
-export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
 
 /** The rules for one request: the options, and whether the MCP server itself is on loopback. */
