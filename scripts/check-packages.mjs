@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Packaging is checked, not hoped for. For every published package:
-//   1. the dependency graph only points down (jsonrpc-core <- protocol <- server/client <- the rest);
+//   1. the dependency graph only points down (jsonrpc-core <- protocol <- auth <- server/client <- the rest);
 //   2. publint finds no error or warning in the package as it would be published;
 //   3. @arethetypeswrong/cli resolves every entry point for node10, node16 (CJS and ESM) and bundlers;
 //   4. the manifest is ready to publish: description, keywords, license (and a LICENSE file identical to the root's),
@@ -17,10 +17,16 @@ const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-/** Layer of each package: a package may depend only on packages of a lower layer. */
+/**
+ * Layer of each package: a package may depend only on packages of a lower layer. One exception, by name: an optional
+ * peer dependency that only one subpath needs (what that subpath plugs into) may point up, as long as the target does
+ * not depend back (checked below). @mcpkit/auth sits below client and server because the deprecated
+ * `@mcpkit/client/auth` entry re-exports it; its `/server` entry plugs into @mcpkit/server, an optional peer.
+ */
 const layers = {
   'jsonrpc-core': 0,
   protocol: 1,
+  auth: 1.5,
   server: 2,
   client: 2,
   'transport-stdio': 3,
@@ -73,6 +79,21 @@ function checkManifest(folder, manifest) {
   need(license === rootLicense, 'LICENSE must be a copy of the root LICENSE');
 }
 
+/** True when packages/<from> reaches packages/<to> through its (peer) dependencies: an upward peer would be a cycle. */
+function dependsOn(from, to, seen = new Set()) {
+  if (seen.has(from)) return false;
+  seen.add(from);
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(root, 'packages', from, 'package.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  return Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
+    .filter((dep) => dep.startsWith('@mcpkit/'))
+    .some((dep) => dep === `@mcpkit/${to}` || dependsOn(dep.slice('@mcpkit/'.length), to, seen));
+}
+
 const folders = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
@@ -86,6 +107,9 @@ for (const folder of folders) {
   for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
     if (!dep.startsWith('@mcpkit/')) continue;
     const target = dep.slice('@mcpkit/'.length);
+    const subpathPeer =
+      manifest.peerDependenciesMeta?.[dep]?.optional === true && !(dep in (manifest.dependencies ?? {}));
+    if (subpathPeer && !dependsOn(target, folder)) continue;
     if (!(layers[target] < layers[folder])) {
       problems.push(`packages/${folder} depends on ${dep}, which is not below it in the graph`);
     }

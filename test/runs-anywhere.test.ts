@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 const RUNS_ANYWHERE = [
   '@mcpkit/jsonrpc-core',
   '@mcpkit/protocol',
+  // Authorization, both sides and the shared root: the OAuth client runs in browsers and Workers, the bearer check
+  // and the OAuth proxy on any fetch runtime.
+  '@mcpkit/auth',
   '@mcpkit/server',
   '@mcpkit/client',
   // The HTTP client transports and the web-standard server handler; on Node the client reaches node:http through
@@ -52,6 +55,8 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
 // @mcpkit/middleware runs anywhere at its root and at every built-in's subpath (tracing and metrics reach only
 // @opentelemetry/api, which runs anywhere too).
 const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]>> = {
+  '@mcpkit/auth': ['client/index', 'server/index'],
+  '@mcpkit/client': ['auth/index'],
   '@mcpkit/middleware': [
     'logging/index',
     'tracing/index',
@@ -115,6 +120,33 @@ describe('@mcpkit/middleware works without its optional peer', () => {
       });
       const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
       expect(imports.includes('@opentelemetry/api')).toBe(needsOtel);
+    });
+  }
+});
+
+describe('@mcpkit/auth: only /server reaches @mcpkit/server (its optional peer)', () => {
+  // A client-only install (the OAuth client, or the deprecated @mcpkit/client/auth) must never need server code.
+  for (const [folder, entry, reaches] of [
+    ['packages/auth/dist', 'index', false],
+    ['packages/auth/dist', 'client/index', false],
+    ['packages/client/dist', 'auth/index', false],
+    ['packages/auth/dist', 'server/index', true],
+  ] as const) {
+    it(`${folder.split('/')[1]} ${entry} ${reaches ? 'reaches' : 'never reaches'} @mcpkit/server`, async () => {
+      const result = await build({
+        entryPoints: [join(root, folder, `${entry}.js`)],
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'neutral',
+        format: 'esm',
+        logLevel: 'silent',
+        absWorkingDir: root,
+        mainFields: ['module', 'main'],
+        external: ['@mcpkit/server', 'jose'],
+      });
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+      expect(imports.includes('@mcpkit/server')).toBe(reaches);
     });
   }
 });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 // Starting and stopping instances as processes of their own (the sample's `start`, its tests and the bench).
@@ -29,13 +30,21 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
+/** The requestState secret shared by every instance this process starts (random per run). */
+const CLUSTER_SECRET = randomBytes(32).toString('base64url');
+
 /** Starts `src/server.ts` with tsx on this Node, and resolves once it listens (`redisUrl` undefined: no Redis). */
 export function startInstance(id: string, redisUrl: string | undefined, port = 0): Promise<InstanceProcess> {
   return new Promise((resolve, reject) => {
     const args = ['--import', 'tsx', '--conditions=@mcpkit/source', SERVER, '--id', id, '--port', String(port)];
     // Without a Redis URL: the in-process defaults, no Redis at all.
     if (redisUrl === undefined) args.push('--local');
-    const env = redisUrl === undefined ? process.env : { ...process.env, REDIS_URL: redisUrl };
+    // The instances this process starts form one cluster: one requestState secret, made here, never a fixed one.
+    const env = {
+      ...process.env,
+      MCP_STATE_SECRET: process.env.MCP_STATE_SECRET ?? CLUSTER_SECRET,
+      ...(redisUrl !== undefined && { REDIS_URL: redisUrl }),
+    };
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const timer = setTimeout(() => {

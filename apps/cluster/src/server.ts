@@ -1,6 +1,10 @@
-// One instance as its own process: `tsx src/server.ts --id a --port 0` with REDIS_URL (and MCP_STATE_SECRET) set;
-// `--local` runs it without Redis, on the in-process defaults.
+// One instance as its own process: `tsx src/server.ts --id a --port 0` with REDIS_URL and MCP_STATE_SECRET set;
+// `--local` runs it without Redis, on the in-process defaults. There is no default secret: every instance of a cluster
+// must sign `requestState` with the same one, and a secret written in a sample ends up in deployments copied from it,
+// where anyone who reads the sample can forge state. So a shared instance refuses to start without it, and `--local`
+// (one instance, nothing to share) generates a random one and says so.
 // Prints `listening <url> <id>` once it serves.
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { listen } from '@mcpkit/transport-http/node';
 import { createClusterInstance } from './instance';
@@ -19,10 +23,25 @@ if (redisUrl === undefined || values.id === undefined) {
   process.exit(2);
 }
 
+let requestStateSecret = process.env.MCP_STATE_SECRET ?? '';
+if (requestStateSecret === '') {
+  if (!values.local) {
+    console.error(
+      'MCP_STATE_SECRET is not set: every instance of the cluster must sign requestState with the same secret ' +
+        '(e.g. MCP_STATE_SECRET=$(openssl rand -base64 32)); refusing to start without one.',
+    );
+    process.exit(2);
+  }
+  requestStateSecret = randomBytes(32).toString('base64url');
+  console.error(
+    'MCP_STATE_SECRET is not set: generated a random requestState secret for this single --local instance.',
+  );
+}
+
 const instance = await createClusterInstance({
   redisUrl,
   instanceId: values.id,
-  requestStateSecret: process.env.MCP_STATE_SECRET ?? 'cluster-demo-secret: set MCP_STATE_SECRET in production',
+  requestStateSecret,
   // --local: no Redis, the in-process defaults (the bench's one-instance baseline).
   shared: !values.local,
 });

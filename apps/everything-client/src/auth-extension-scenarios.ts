@@ -5,7 +5,7 @@ import {
   crossAppAccessGrant,
   type NonInteractiveGrant,
   workloadIdentityGrant,
-} from '@mcpkit/client/auth';
+} from '@mcpkit/auth/client';
 import { contextString, withClient } from './connection';
 
 // The conformance suite's extension authorization scenarios: grants with no user at a browser. The suite hands the
@@ -14,7 +14,11 @@ import { contextString, withClient } from './connection';
 
 /** Connects through the OAuth fetch (401 → discovery → `grant` → retry), lists the tools and calls the first one. */
 function connectWithGrant(url: URL, clientCredentials: ClientCredentials, grant: NonInteractiveGrant) {
-  const fetch = createOAuthFetch({ serverUrl: url, provider: { clientCredentials, grant } });
+  // The context does not name the mock authorization server's issuer (a random port), so the credentials are handed
+  // over by function: the app's explicit "send these to the issuer this server names". A real app sets
+  // `clientCredentials.issuer` instead; a value with a secret and no issuer is refused (ERR_CREDENTIALS_WITHOUT_ISSUER).
+  const credentialsFor = () => clientCredentials;
+  const fetch = createOAuthFetch({ serverUrl: url, provider: { clientCredentials: credentialsFor, grant } });
   return withClient(
     url,
     async (client) => {

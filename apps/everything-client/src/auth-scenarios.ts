@@ -1,4 +1,4 @@
-import { OAuthClient, type OAuthClientProvider } from '@mcpkit/client/auth';
+import { OAuthClient, type OAuthClientProvider } from '@mcpkit/auth/client';
 import { conformanceContext, withClient } from './connection';
 
 // The client `auth/*` authorization-code scenarios of the conformance suite: each runs an MCP session through an
@@ -58,10 +58,11 @@ const preRegistered: Scenario = (url) => {
   return authorizedSession(
     url,
     provider({
-      clientCredentials: {
-        clientId: context.client_id,
+      // By function: the context does not name the mock authorization server's issuer (see auth-extension-scenarios).
+      clientCredentials: () => ({
+        clientId: context.client_id as string,
         ...(typeof context.client_secret === 'string' && { clientSecret: context.client_secret }),
-      },
+      }),
     }),
   );
 };

@@ -6,7 +6,7 @@ import {
   createOAuthProxy,
   createProtectedResourceMetadataHandler,
   type OAuthProxy,
-} from '@mcpkit/middleware';
+} from '@mcpkit/auth/server';
 import { createStreamableHttpHandler, type StreamableHttpHandler } from '@mcpkit/transport-http';
 import { ADMIN_SCOPE, BASE_SCOPE, createMcpServer } from './mcp-server';
 

@@ -1,4 +1,4 @@
-import type { AuthorizationRedirect } from '@mcpkit/client/auth';
+import type { AuthorizationRedirect } from '@mcpkit/auth/client';
 
 // The user's browser, scripted for the tests: follows redirects, clicks Allow on consent pages, and stops at the
 // client's redirect URI.

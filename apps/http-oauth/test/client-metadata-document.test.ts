@@ -105,6 +105,22 @@ describe('the demo authorization server: Client ID Metadata Documents', () => {
     expect(fetched).toEqual([]);
     const missing = await call(await authorizePath('https://app.example.com/missing.json', 'x'.repeat(43)));
     expect(missing.status).toBe(400);
-    expect(await missing.text()).toMatch(/answered 404/);
+    expect(await missing.text()).toMatch(/could not be verified/);
+  });
+
+  it('never fetches a document on a private address, and says no more than that the client could not be verified', async () => {
+    const { fetched, call } = await serverWith({});
+    for (const clientId of [
+      'https://169.254.169.254/latest/meta-data/x',
+      'https://[::1]/client.json',
+      'https://10.1.1.1/c',
+    ]) {
+      const response = await call(await authorizePath(clientId, 'x'.repeat(43)));
+      expect(response.status).toBe(400);
+      const page = await response.text();
+      expect(page).toMatch(/could not be verified/);
+      expect(page).not.toContain(clientId);
+    }
+    expect(fetched).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
+import { createOAuthFetch, InMemoryOAuthStore } from '@mcpkit/auth/client';
 import { Client } from '@mcpkit/client';
-import { createOAuthFetch, InMemoryOAuthStore } from '@mcpkit/client/auth';
 import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningApp, type StartOptions, start } from '../src/start';

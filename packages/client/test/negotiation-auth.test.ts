@@ -8,11 +8,11 @@ import {
   OAuthClient,
   OAuthError,
   UnauthorizedError,
-} from '@mcpkit/client/auth';
+} from '@mcpkit/auth/client';
 import type { JsonRpcMessage, JsonRpcRequest, Transport } from '@mcpkit/jsonrpc-core';
 import { describe, expect, it } from 'vitest';
+import { browserOf, FakeOAuthWorld } from '../../auth/test/client/fake-oauth-world';
 import { Client } from '../src/index';
-import { browserOf, FakeOAuthWorld } from './auth/fake-oauth-world';
 import { CLIENT_INFO } from './helpers/harness';
 
 /**

@@ -1,6 +1,7 @@
 // Finding a client by its client_id: registered (DCR or pre-registered), or an https URL naming its Client ID Metadata
 // Document (draft-ietf-oauth-client-id-metadata-document, which MCP 2025-11-25 prefers to DCR). The document is
-// fetched, checked and kept five minutes.
+// fetched (never from a literal private address, at most 5 KiB, within a timeout), checked and kept five minutes.
+import { isPublicHost, readLimitedText } from '@mcpkit/auth';
 import { redirectUriAllowed } from './registration';
 import type { Client, ServerState } from './server-state';
 
@@ -23,24 +24,27 @@ export function isMetadataDocumentUrl(clientId: string): boolean {
   }
 }
 
+// Whoever calls /authorize picks this URL. How its fetch failed (refused, timed out, which status an internal address
+// answered) is not theirs to learn, so every such failure reads the same; what a fetched document says wrong is shown.
+const NOT_VERIFIED = 'The client could not be verified (its client metadata document could not be fetched).';
+
 async function readDocument(url: string, state: ServerState): Promise<Record<string, unknown>> {
+  if (!isPublicHost(new URL(url).hostname)) throw new ClientMetadataError(NOT_VERIFIED);
   const fetchDocument = state.options.fetchClientMetadata ?? fetch;
-  let response: Response;
+  const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  let text: string | undefined;
   try {
-    response = await fetchDocument(url, {
-      headers: { accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    });
+    const response = await fetchDocument(url, { headers: { accept: 'application/json' }, redirect: 'error', signal });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new ClientMetadataError(NOT_VERIFIED);
+    }
+    // Bounded while reading: a document streamed without a length stops at the first byte past 5 KiB.
+    text = await readLimitedText(response, MAX_DOCUMENT_BYTES, signal);
   } catch (cause) {
-    throw new ClientMetadataError(`Could not fetch the client metadata document ${url}`, { cause });
+    throw new ClientMetadataError(NOT_VERIFIED, { cause });
   }
-  if (!response.ok) throw new ClientMetadataError(`The client metadata document ${url} answered ${response.status}`);
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  const text = declared > MAX_DOCUMENT_BYTES ? undefined : await response.text();
-  if (text === undefined || new TextEncoder().encode(text).length > MAX_DOCUMENT_BYTES) {
-    throw new ClientMetadataError(`The client metadata document ${url} is larger than 5 KiB`);
-  }
+  if (text === undefined) throw new ClientMetadataError(`The client metadata document ${url} is larger than 5 KiB`);
   let document: unknown;
   try {
     document = JSON.parse(text);

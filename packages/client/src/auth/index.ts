@@ -1,78 +1,86 @@
-// @mcpkit/client/auth: the OAuth 2.1 client of MCP's HTTP transports (OAuthClient, createOAuthFetch), the token
-// endpoint and the non-interactive grants. Runs anywhere (fetch, WebCrypto); a subpath so clients without
-// authorization never load it.
+// @mcpkit/client/auth: moved to @mcpkit/auth/client. This entry re-exports it, unchanged, for one minor version so that
+// existing imports keep working; it goes in the next minor. @mcpkit/client depends on @mcpkit/auth only for this
+// entry (ARCHITECTURE.md, "Authorization"); the client's root entry never loads it.
 
-export {
-  AuthorizationError,
-  type AuthorizationErrorCode,
-  findAuthorizationError,
-  UnauthorizedError,
-} from './authorization-error';
-export { checkAuthorizationResponseIssuer, readAuthorizationCode } from './authorization-response';
-export {
-  type ClientAssertionKey,
-  type ClientAssertionOptions,
-  createClientAssertion,
-  JWT_BEARER_CLIENT_ASSERTION_TYPE,
-} from './client-assertion';
-export { type ClientCredentialsGrantOptions, clientCredentialsGrant } from './client-credentials';
-export {
-  type CrossAppAccessGrantOptions,
-  crossAppAccessGrant,
-  ID_JAG_TOKEN_TYPE,
-  ID_TOKEN_TYPE,
-  type IdentityProvider,
-  type IdJagRequest,
-  JWT_BEARER_GRANT_TYPE,
-  requestIdJag,
-  type SubjectTokenRequest,
-  TOKEN_EXCHANGE_GRANT_TYPE,
-} from './cross-app-access';
-export {
-  type DiscoveryResult,
-  discover,
-  discoverAuthorizationServerMetadata,
-  discoverResourceMetadata,
-} from './discovery';
-export { accessTokenHash, type DpopProofOptions, DpopProver, isDpopNonceChallenge } from './dpop';
-export { OAuthClient, type OAuthClientOptions } from './oauth-client';
-export {
-  type OAuthClientErrorCode,
-  OAuthError,
-  type OAuthErrorInit,
-  type OAuthErrorSource,
-  type OAuthServerErrorCode,
-} from './oauth-error';
-export { createOAuthFetch } from './oauth-fetch';
-export { createPkcePair, type PkcePair } from './pkce';
-export type { AuthorizationRedirect, OAuthClientMetadata, OAuthClientProvider } from './provider';
-export {
-  authorizationServerMetadataUrls,
-  canonicalResource,
-  protectedResourceMetadataUrls,
-  resourceCovers,
-  resourceKey,
-} from './resource-url';
-export { selectScope, unionScopes } from './scope';
-export { InMemoryOAuthStore, type OAuthStore, type PendingAuthorization, type StoredTokens } from './store';
-export {
-  basicAuthorization,
-  requestToken,
-  selectTokenEndpointAuthMethod,
-  type TokenRequest,
-} from './token-endpoint';
+/** @deprecated Import from `@mcpkit/auth`. */
+export { createPkcePair, type PkcePair } from '@mcpkit/auth';
 export type {
+  AuthorizationRedirect,
   AuthorizationServerMetadata,
   ClientCredentials,
   GrantContext,
   NonInteractiveGrant,
+  OAuthClientMetadata,
+  OAuthClientProvider,
   ProtectedResourceMetadata,
   TokenEndpointAuthMethod,
   TokenResponse,
-} from './types';
+} from '@mcpkit/auth/client';
+/**
+ * @deprecated Import from `@mcpkit/auth/client` (and `createPkcePair` from `@mcpkit/auth`): `@mcpkit/client/auth`
+ * re-exports them for one minor version only.
+ * @example
+ * ```ts
+ * import { OAuthClient, createOAuthFetch } from '@mcpkit/auth/client';
+ * ```
+ */
 export {
+  AuthorizationError,
+  type AuthorizationErrorCode,
+  accessTokenHash,
+  authorizationServerMetadataUrls,
+  type BearerChallenge,
+  basicAuthorization,
+  type ClientAssertionKey,
+  type ClientAssertionOptions,
+  type ClientCredentialsGrantOptions,
+  type CrossAppAccessGrantOptions,
+  canonicalResource,
+  checkAuthorizationResponseIssuer,
+  clientCredentialsGrant,
+  createClientAssertion,
+  createOAuthFetch,
+  crossAppAccessGrant,
+  type DiscoveryResult,
+  type DpopProofOptions,
+  DpopProver,
+  discover,
+  discoverAuthorizationServerMetadata,
+  discoverResourceMetadata,
+  findAuthorizationError,
+  ID_JAG_TOKEN_TYPE,
+  ID_TOKEN_TYPE,
+  type IdentityProvider,
+  type IdJagRequest,
+  InMemoryOAuthStore,
+  isDpopNonceChallenge,
+  JWT_BEARER_CLIENT_ASSERTION_TYPE,
+  JWT_BEARER_GRANT_TYPE,
+  OAuthClient,
+  type OAuthClientErrorCode,
+  type OAuthClientOptions,
+  OAuthError,
+  type OAuthErrorInit,
+  type OAuthErrorSource,
+  type OAuthServerErrorCode,
+  type OAuthStore,
+  type PendingAuthorization,
+  parseBearerChallenge,
+  protectedResourceMetadataUrls,
+  readAuthorizationCode,
+  requestIdJag,
+  requestToken,
+  resourceCovers,
+  resourceKey,
+  type StoredTokens,
+  type SubjectTokenRequest,
+  selectScope,
+  selectTokenEndpointAuthMethod,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  type TokenRequest,
+  UnauthorizedError,
+  unionScopes,
   type WorkloadAssertionRequest,
   type WorkloadIdentityGrantOptions,
   workloadIdentityGrant,
-} from './workload-identity';
-export { type BearerChallenge, parseBearerChallenge } from './www-authenticate';
+} from '@mcpkit/auth/client';
