@@ -30,6 +30,8 @@ const layers = {
   skills: 3,
   middleware: 3,
   'store-redis': 4,
+  cli: 5,
+  'create-mcpkit': 6,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -30,6 +30,7 @@ const PACKAGES = [
   'tasks',
   'skills',
   'store-redis',
+  'cli',
 ];
 const TOOLS = ['interop', 'paths'];
 const EXCLUDED_APPS = new Set(['bench']);

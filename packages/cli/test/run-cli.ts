@@ -1,0 +1,40 @@
+// Runs `mcpkit` in process with captured streams, as a script would see it.
+
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { CliIo } from '../src/io';
+import { run } from '../src/main';
+
+export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const TSX = `${REPO}node_modules/.bin/tsx`;
+
+/** The command line that starts a TypeScript server of the repo over stdio. */
+export function tsServer(path: string): string[] {
+  return ['--', TSX, '--conditions=@mcpkit/source', `${REPO}${path}`];
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json(): unknown;
+}
+
+export async function runCli(argv: string[], extra: Partial<CliIo> = {}): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk) => (out += chunk));
+  stderr.on('data', (chunk) => (err += chunk));
+  const code = await run(argv, {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: { ...process.env, MCPKIT_NO_BROWSER: '1' },
+    interactive: false,
+    stderrIsTerminal: false,
+    ...extra,
+  });
+  return { code, stdout: out, stderr: err, json: () => JSON.parse(out) };
+}
