@@ -80,7 +80,10 @@ export async function openSession(
   const timeoutMs = parseTimeout(options.timeout);
   const connectOptions: ConnectOptions = {
     protocolVersion: options.protocolVersion,
-    ...(timeoutMs === undefined ? {} : { probeTimeoutMs: Math.min(timeoutMs, 5000), timeoutMs }),
+    // A stdio server that does not know server/discover answers it with an error at once; silence means it is still
+    // starting (tsx compiling, npx installing), so the probe waits as long as any request rather than 5 s.
+    probeTimeoutMs: target.kind === 'stdio' ? (timeoutMs ?? 60_000) : Math.min(timeoutMs ?? 5000, 5000),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
   };
   try {
     await client.connect(transport, connectOptions);

@@ -43,7 +43,7 @@ afterAll(async () => {
   await new Promise((resolve) => plainWeb?.close(resolve));
 });
 
-describe('--json: one JSON document on stdout', () => {
+describe('--json: one JSON document on stdout', { timeout: 60_000 }, () => {
   it('info over stdio names the era, the version, the server and its instructions', async () => {
     const result = await runCli(['info', '--json', ...QUICKSTART]);
     expect(result.code).toBe(0);
@@ -105,7 +105,7 @@ describe('--json: one JSON document on stdout', () => {
   });
 });
 
-describe('exit codes', () => {
+describe('exit codes', { timeout: 60_000 }, () => {
   it('2: usage errors (unknown command, missing argument without a terminal, no target)', async () => {
     expect((await runCli(['frobnicate'])).code).toBe(2);
     const missing = await runCli(['tools', 'call', 'opening-hours', '--json', ...QUICKSTART]);

@@ -1,16 +1,17 @@
 // Runs `mcpkit` in process with captured streams, as a script would see it.
 
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CliIo } from '../src/io';
 import { run } from '../src/main';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const TSX = `${REPO}node_modules/.bin/tsx`;
+/** tsx as a loader of this Node (one process; the tsx binary would start a second). */
+export const TSX_LOADER = pathToFileURL(`${REPO}node_modules/tsx/dist/loader.mjs`).href;
 
 /** The command line that starts a TypeScript server of the repo over stdio. */
 export function tsServer(path: string): string[] {
-  return ['--', TSX, '--conditions=@mcpkit/source', `${REPO}${path}`];
+  return ['--', process.execPath, '--import', TSX_LOADER, '--conditions=@mcpkit/source', `${REPO}${path}`];
 }
 
 export interface CliRun {
