@@ -52,7 +52,11 @@ export function classifyError(error: unknown): CliError {
   if (error instanceof CliError) return error;
   const authorization = findAuthorizationError(error);
   if (authorization) {
-    return new CliError('authorization', `Authorization failed: ${authorization.message}`, {
+    const hint =
+      authorization.code === 'ERR_REGISTRATION_FAILED' || authorization.code === 'ERR_DISCOVERY_FAILED'
+        ? ' (the server publishes no usable OAuth metadata: if it takes a static token, pass --header "Authorization: Bearer …" --no-oauth)'
+        : '';
+    return new CliError('authorization', `Authorization failed: ${authorization.message}${hint}`, {
       cause: error,
       data: { code: authorization.code },
     });
@@ -63,7 +67,7 @@ export function classifyError(error: unknown): CliError {
       if (status === 401 || status === 403) {
         const hint = cause.data.challenge
           ? `(${cause.data.challenge})`
-          : '(no WWW-Authenticate challenge and no OAuth metadata: pass a token with --header "Authorization: Bearer …")';
+          : '(no WWW-Authenticate challenge: pass a token with --header "Authorization: Bearer …")';
         return new CliError('authorization', `The server refused the request with HTTP ${status} ${hint}`, {
           cause: error,
           data: { ...cause.data },

@@ -1,4 +1,7 @@
 import { Command, CommanderError } from 'commander';
+import { registerAuth } from './commands/auth';
+import { registerConnect } from './commands/connect';
+import { registerServe } from './commands/serve';
 import { registerTalkCommands, type TalkContext } from './commands/talk';
 import { classifyError, ExitCode } from './exit-codes';
 import { type CliIo, note, processIo } from './io';
@@ -82,6 +85,8 @@ function buildProgram(context: TalkContext): Command {
       '--inherit-env',
       "pass this shell's whole environment to a stdio server (default: PATH, HOME and a few more)",
     )
+    .option('--no-oauth', 'never sign in with OAuth when an HTTP server answers 401')
+    .option('--callback-port <port>', 'port of the loopback OAuth redirect (http://127.0.0.1:<port>/callback)', '8976')
     .option('--json', 'print one JSON document on stdout; diagnostics stay on stderr')
     .addHelpText(
       'after',
@@ -102,6 +107,9 @@ Exit codes: 0 ok, 1 unexpected failure, 2 usage error, 3 connection failure, 4 a
     })
     .configureHelp({ showGlobalOptions: true });
   registerTalkCommands(program, context);
+  registerServe(program, context);
+  registerConnect(program, context);
+  registerAuth(program, context);
   // Every subcommand reports through the same overrides.
   const applyOverrides = (command: Command) => {
     for (const sub of command.commands) {

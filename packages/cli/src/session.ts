@@ -5,6 +5,7 @@ import { Client, type ConnectOptions, type InputHandlers } from '@mcpkit/client'
 import type { CreateMessageResult, ElicitResult, LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import { TasksClient } from '@mcpkit/tasks';
 import { StdioClientTransport } from '@mcpkit/transport-stdio';
+import { loopbackOAuth } from './auth/loopback-login';
 import { classifyError } from './exit-codes';
 import { type CliIo, note } from './io';
 import { openInBrowser } from './open-url';
@@ -22,6 +23,16 @@ export interface SessionOptions {
   timeout?: string;
   /** Pass our whole environment to a stdio server. */
   inheritEnv?: boolean;
+  /** `false` with `--no-oauth`: never sign in on a 401. */
+  oauth?: boolean;
+  /** The loopback redirect's port. */
+  callbackPort?: string;
+}
+
+/** The `fetch` of an HTTP target: OAuth (loopback sign-in, tokens in the config folder) unless `--no-oauth`. */
+export function targetFetch(io: CliIo, target: Target, options: SessionOptions): typeof fetch | undefined {
+  if (target.kind !== 'http' || options.oauth === false) return undefined;
+  return loopbackOAuth(io, { callbackPort: options.callbackPort ? Number(options.callbackPort) : undefined }).fetch;
 }
 
 /** A connected client and what the command needs around it. */
@@ -66,7 +77,7 @@ export async function openSession(
     onError: (error) => note(io, `mcpkit: ${describeStreamError(error)}`),
   });
   const tasks = new TasksClient(client);
-  const fetch = await hooks.fetchFor?.(target);
+  const fetch = hooks.fetchFor ? await hooks.fetchFor(target) : targetFetch(io, target, options);
   const transport = openTransport(target, {
     headers: parseHeaders(options.header),
     fetch,
@@ -113,7 +124,8 @@ export async function openSession(
   };
 }
 
-function describeStreamError(error: Error): string {
+/** Says what a transport error means for a person: garbage on a stdio server's stdout is named as such. */
+export function describeStreamError(error: Error): string {
   if (/invalid message/i.test(error.message)) {
     return `the server wrote something that is not a JSON-RPC message on stdout (a stdio server must log to stderr): ${error.message}`;
   }
@@ -126,7 +138,7 @@ function parseTimeout(value: string | undefined): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 
-function parseHeaders(values: readonly string[] | undefined): Record<string, string> | undefined {
+export function parseHeaders(values: readonly string[] | undefined): Record<string, string> | undefined {
   if (!values?.length) return undefined;
   const headers: Record<string, string> = {};
   for (const value of values) {

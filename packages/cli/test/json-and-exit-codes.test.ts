@@ -179,9 +179,17 @@ describe('exit codes', { timeout: 60_000 }, () => {
     expect(refused.code).toBe(3);
   });
 
-  it('4: HTTP 401 without a challenge or metadata', async () => {
+  it('4: HTTP 401 without a challenge or metadata (OAuth tried and refused; without OAuth, the 401 itself)', async () => {
     const result = await runCli(['info', '--json', '--url', `${plainWebUrl}/locked`]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toContain('HTTP 401');
+    expect(result.json()).toMatchObject({
+      error: { kind: 'authorization', data: { code: 'ERR_REGISTRATION_FAILED' } },
+    });
+    expect(result.stderr).toContain('the server publishes no usable OAuth metadata');
+    const withoutOAuth = await runCli(['info', '--no-oauth', '--url', `${plainWebUrl}/locked`]);
+    expect(withoutOAuth.code).toBe(4);
+    expect(withoutOAuth.stderr).toContain(
+      'The server refused the request with HTTP 401 (no WWW-Authenticate challenge',
+    );
   });
 });

@@ -1,5 +1,8 @@
 // Runs `mcpkit` in process with captured streams, as a script would see it.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CliIo } from '../src/io';
@@ -13,6 +16,9 @@ export const TSX_LOADER = pathToFileURL(`${REPO}node_modules/tsx/dist/loader.mjs
 export function tsServer(path: string): string[] {
   return ['--', process.execPath, '--import', TSX_LOADER, '--conditions=@mcpkit/source', `${REPO}${path}`];
 }
+
+/** A config folder of the tests' own: OAuth tokens never touch the user's. */
+export const CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mcpkit-cli-test-'));
 
 export interface CliRun {
   code: number;
@@ -32,7 +38,7 @@ export async function runCli(argv: string[], extra: Partial<CliIo> = {}): Promis
     stdin: new PassThrough(),
     stdout,
     stderr,
-    env: { ...process.env, MCPKIT_NO_BROWSER: '1' },
+    env: { ...process.env, MCPKIT_NO_BROWSER: '1', MCPKIT_CONFIG_DIR: CONFIG_DIR },
     interactive: false,
     stderrIsTerminal: false,
     ...extra,
