@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAuth } from './commands/auth';
 import { registerConnect } from './commands/connect';
+import { registerInit } from './commands/init';
 import { registerServe } from './commands/serve';
 import { registerTalkCommands, type TalkContext } from './commands/talk';
 import { classifyError, ExitCode } from './exit-codes';
@@ -110,6 +111,7 @@ Exit codes: 0 ok, 1 unexpected failure, 2 usage error, 3 connection failure, 4 a
   registerServe(program, context);
   registerConnect(program, context);
   registerAuth(program, context);
+  registerInit(program, context);
   // Every subcommand reports through the same overrides.
   const applyOverrides = (command: Command) => {
     for (const sub of command.commands) {
