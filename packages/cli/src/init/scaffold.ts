@@ -1,5 +1,5 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../exit-codes';
 import type { Template } from './templates';
@@ -12,18 +12,29 @@ export interface ScaffoldOptions {
   from?: string;
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string })
-  .version;
+/** The folder of @mcpkit/cli: found from this module upwards (from src/ in the repository, dist/ when installed). */
+function packageRoot(): string {
+  // typeof: CommonJS has __dirname, ESM has import.meta.url (the CJS build leaves it empty).
+  let folder = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(folder, 'package.json');
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@mcpkit/cli'
+    ) {
+      return folder;
+    }
+    const parent = dirname(folder);
+    if (parent === folder) throw new CliError('failure', 'Cannot find the folder of @mcpkit/cli');
+    folder = parent;
+  }
+}
 
 /** Where a template's app and its test are: in the published package (templates/), else in the repository. */
-function templateSources(template: Template): { app: string; test: string } {
-  for (const app of [
-    join(PACKAGE_ROOT, 'templates', template.app),
-    join(PACKAGE_ROOT, '..', '..', 'apps', template.app),
-  ]) {
+function templateSources(root: string, template: Template): { app: string; test: string } {
+  for (const app of [join(root, 'templates', template.app), join(root, '..', '..', 'apps', template.app)]) {
     if (existsSync(join(app, 'package.json'))) {
-      return { app, test: join(PACKAGE_ROOT, 'scaffold', template.name, 'test') };
+      return { app, test: join(root, 'scaffold', template.name, 'test') };
     }
   }
   throw new CliError('failure', `The ${template.name} template is missing from this installation of @mcpkit/cli`);
@@ -51,7 +62,9 @@ export function scaffold(options: ScaffoldOptions): string[] {
     throw new CliError('usage', `${folder} exists and is not empty: pick a new folder`);
   }
   const { template } = options;
-  const sources = templateSources(template);
+  const root = packageRoot();
+  const cliVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const sources = templateSources(root, template);
   for (const entry of template.copy) cpSync(join(sources.app, entry), join(folder, entry), { recursive: true });
   cpSync(sources.test, join(folder, 'test'), { recursive: true });
 
@@ -66,7 +79,7 @@ export function scaffold(options: ScaffoldOptions): string[] {
     if (name === '@mcpkit/testkit' || name === '@mcpkit/node-lines') return undefined; // the repository's own tools
     const tarball = tarballs.get(name);
     if (options.from && tarball === undefined) throw new CliError('usage', `No tarball of ${name} in ${options.from}`);
-    return tarball ? `file:${tarball}` : `^${CLI_VERSION}`;
+    return tarball ? `file:${tarball}` : `^${cliVersion}`;
   };
   const dependencies = mapDependencies(app.dependencies ?? {}, version);
   const devDependencies = {
