@@ -2,6 +2,7 @@ import { McpClientError } from '@mcpkit/client';
 import { findAuthorizationError } from '@mcpkit/client/auth';
 import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '@mcpkit/jsonrpc-core';
 import { CapabilityError } from '@mcpkit/protocol';
+import { TaskClientError } from '@mcpkit/tasks';
 import { StreamableHttpError } from '@mcpkit/transport-http';
 import { ServerProcessExitedError } from '@mcpkit/transport-stdio';
 import { WebSocketTransportError } from '@mcpkit/transport-websocket';
@@ -95,6 +96,13 @@ export function classifyError(error: unknown): CliError {
     return new CliError('protocol', `The server answered with error ${error.code}: ${error.message}`, {
       cause: error,
       data: { code: error.code, data: error.data },
+    });
+  }
+  if (TaskClientError.is(error)) {
+    // A failed task is the tool's failure; the rest (not a task, not in this revision) is the protocol's.
+    return new CliError(error.code === 'ERR_TASK_FAILED' ? 'toolError' : 'protocol', error.message, {
+      cause: error,
+      data: { code: error.code },
     });
   }
   if (error instanceof CapabilityError || McpClientError.is(error)) {

@@ -133,8 +133,10 @@ export function registerTalkCommands(program: Command, context: TalkContext): vo
         const args = await toolArguments(io, tool, options);
         const onProgress = (update: { progress: number; total?: number; message?: string }) => progress.update(update);
         let result: CallToolResult;
+        let taskId: string | undefined;
         if (options.task) {
           const handle = await session.tasks.callToolAsTask({ name, arguments: args }, { onProgress });
+          taskId = handle.last?.taskId;
           if (!options.json) note(io, `task ${handle.last?.taskId ?? ''} started`);
           handle.onStatus((status) => {
             if (!options.json)
@@ -146,7 +148,8 @@ export function registerTalkCommands(program: Command, context: TalkContext): vo
         }
         progress.stop();
         return {
-          json: result,
+          // With --task the document names the task, so scripts can ask for it again (tasks get|result).
+          json: options.task ? { taskId, result } : result,
           lines: result.isError ? [] : describeToolResult(result),
           exitCode: result.isError ? reportToolError(io, result, options.json === true) : 0,
         };
