@@ -74,7 +74,10 @@ export function classifyError(error: unknown): CliError {
           data: { ...cause.data },
         });
       }
-      return new CliError('connection', `HTTP transport: ${cause.message}`, { cause: error, data: { ...cause.data } });
+      return new CliError('connection', `HTTP transport: ${cause.message}${deepestCause(cause)}`, {
+        cause: error,
+        data: { ...cause.data },
+      });
     }
     if (cause instanceof ServerProcessExitedError) {
       return new CliError('connection', cause.message, {
@@ -112,6 +115,16 @@ export function classifyError(error: unknown): CliError {
     return new CliError('connection', `Could not reach the server: ${describeNetworkError(error)}`, { cause: error });
   }
   return new CliError('failure', error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+/** `fetch failed` says little: the socket's own error (a refused TLS handshake, a reset) says why. */
+function deepestCause(error: Error): string {
+  let deepest: unknown = error;
+  for (let depth = 0; deepest instanceof Error && deepest.cause instanceof Error && depth < 8; depth++)
+    deepest = deepest.cause;
+  if (deepest === error || !(deepest instanceof Error)) return '';
+  const code = (deepest as { code?: unknown }).code;
+  return ` (${typeof code === 'string' ? `${code}: ` : ''}${deepest.message.trim()})`;
 }
 
 function isNetworkError(error: Error): boolean {

@@ -171,12 +171,21 @@ describe('exit codes', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('not a JSON-RPC message on stdout');
   });
 
-  it('3: an HTTP URL that is a web page, not an MCP endpoint; a port nobody listens on', async () => {
+  it('3: an HTTP URL that is a web page, not an MCP endpoint; a port nobody listens on; a URL that refuses TLS', async () => {
     const page = await runCli(['info', '--json', '--url', `${plainWebUrl}/`]);
     expect(page.code).toBe(3);
     expect(page.json()).toMatchObject({ error: { kind: 'connection' } });
-    const refused = await runCli(['info', '--url', 'http://127.0.0.1:1/mcp']);
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await runCli(['info', '--url', `http://127.0.0.1:${closedPort}/mcp`]);
     expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('ECONNREFUSED');
+    // https:// to a server that does not speak TLS: the handshake fails, and the message says so.
+    const tls = await runCli(['info', '--url', `${plainWebUrl.replace('http:', 'https:')}/mcp`]);
+    expect(tls.code).toBe(3);
+    expect(tls.stderr).toContain('ERR_SSL_WRONG_VERSION_NUMBER');
   });
 
   it('4: HTTP 401 without a challenge or metadata (OAuth tried and refused; without OAuth, the 401 itself)', async () => {
