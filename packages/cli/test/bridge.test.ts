@@ -147,8 +147,18 @@ describe('mcpkit connect', { timeout: 60_000 }, () => {
     const env = { MCPKIT_CONFIG_DIR: config, BROWSER: `${REPO}packages/cli/test/fixtures/browser.mjs` };
     const args = [...CLI.slice(1), 'connect', app.url.href, '--callback-port', String(callbackPort)];
     try {
+      // A 2026-07-28 host (ours) in front of a remote pinned to 2025-11-25 here; the official SDK below is a 2025-era
+      // host in front of the remote's 2026-07-28: the bridge speaks each side's era.
       const ours = new Client({ name: 'host', version: '1.0.0' });
-      await ours.connect(new StdioClientTransport({ command: CLI[0]!, args, env, stderr: 'ignore' }));
+      await ours.connect(
+        new StdioClientTransport({
+          command: CLI[0]!,
+          args: [...args, '--protocol-version', '2025-11-25'],
+          env,
+          stderr: 'ignore',
+        }),
+      );
+      expect(ours.era).toBe('modern');
       const whoami = await ours.callTool({ name: 'whoami' });
       expect(JSON.stringify(whoami.content)).toMatch(/mcp:tools/);
       await ours.close();
