@@ -3,6 +3,7 @@
 // driven over stdio by our client and by the official SDK's, the OAuth sign-in included (the "browser" is a script).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +72,20 @@ describe('mcpkit serve', { timeout: 60_000 }, () => {
     const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('Bearer');
+    // The transport's DNS-rebinding protection is on: a foreign Origin is refused before anything is forwarded.
+    const foreign = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(url, {
+        method: 'POST',
+        headers: { origin: 'http://evil.example', 'content-type': 'application/json', ...headers },
+      });
+      request.once('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.once('error', reject);
+      request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    });
+    expect(foreign).toBe(403);
     const health = await (await fetch(new URL('/health', url))).json();
     expect(health).toMatchObject({ ok: true, server: { name: 'trattoria' } });
 

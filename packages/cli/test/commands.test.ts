@@ -36,6 +36,15 @@ beforeAll(async () => {
     const { roots } = await ctx.listRoots();
     return { content: [{ type: 'text', text: roots.map((root) => root.uri).join(' ') }] };
   });
+  server.registerTool('sign-up', { description: 'Sends the user to a web page' }, async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      mode: 'url',
+      message: 'Finish signing up in the browser',
+      url: 'https://example.com/sign-up',
+      elicitationId: 'e1',
+    });
+    return { content: [{ type: 'text', text: `url elicitation: ${answer.action}` }] };
+  });
   await tasks.ready;
   http = await listen(createStreamableHttpHandler(server), { port: 0 });
 });
@@ -119,6 +128,22 @@ describe('following, tasks, roots, auth', { timeout: 30_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.json()).toEqual({ messages: [] });
     expect((await runCli(['logs', '--level', 'loud', '--url', http.url.href])).code).toBe(2);
+  });
+
+  it('URL-mode elicitation: the URL is printed and opened in the browser', async () => {
+    const opened: string[] = [];
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      const result = await runCli(['tools', 'call', 'sign-up', '--protocol-version', version, '--url', http.url.href], {
+        openUrl: async (url) => {
+          opened.push(url);
+          return true;
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('The server asks you to open: https://example.com/sign-up');
+      expect(result.stdout).toBe('url elicitation: accept\n');
+    }
+    expect(opened).toEqual(['https://example.com/sign-up', 'https://example.com/sign-up']);
   });
 
   it('--root answers roots/list', async () => {
