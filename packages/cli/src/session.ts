@@ -6,7 +6,7 @@ import type { CreateMessageResult, ElicitResult, LoggingMessageNotificationParam
 import { TasksClient } from '@mcpkit/tasks';
 import { StdioClientTransport } from '@mcpkit/transport-stdio';
 import { loopbackOAuth } from './auth/loopback-login';
-import { classifyError } from './exit-codes';
+import { CliError, classifyError } from './exit-codes';
 import { type CliIo, note } from './io';
 import { openInBrowser } from './open-url';
 import { ProgressDisplay } from './progress-bar';
@@ -101,16 +101,14 @@ export async function openSession(
   } catch (error) {
     await client.close().catch(() => {});
     const classified = classifyError(error);
-    if (classified.kind === 'failure' || classified.kind === 'protocol') {
-      // Whatever stops the handshake means there is no MCP server to talk to there.
-      throw Object.assign(classified, {
-        message: `Could not connect to ${describeTarget(target)}: is it an MCP server? ${classified.message}`,
-        kind: 'connection',
-        exitCode: 3,
-      });
-    }
-    classified.message = `Could not connect to ${describeTarget(target)}: ${classified.message}`;
-    throw classified;
+    // Whatever else stops the handshake (an error answer, a result that is not one) means there is no MCP server
+    // to talk to there: a connection failure, not a protocol error of a call.
+    const notMcp = classified.kind === 'failure' || classified.kind === 'protocol';
+    throw new CliError(
+      notMcp ? 'connection' : classified.kind,
+      `Could not connect to ${describeTarget(target)}: ${notMcp ? 'is it an MCP server? ' : ''}${classified.message}`,
+      { cause: error, data: classified.data },
+    );
   }
   return {
     client,
