@@ -10,7 +10,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../src/init/templates';
 import { REPO, runCli } from './run-cli';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+/** Runs a command; a failure carries what it printed (tsc and vitest print their errors on stdout). */
+async function run(command: string, args: string[], options: { cwd: string; timeout: number }) {
+  try {
+    return await execFileAsync(command, args, options);
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${options.cwd}:\n${stdout}${stderr}`);
+  }
+}
 const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-init-install-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
