@@ -12,6 +12,13 @@ const folders = ['packages', 'apps', 'tools'].flatMap((group) =>
     : [],
 );
 
+// A project is named after its folder; an app named like a package (apps/gateway, packages/gateway) is `app-<name>`.
+const packageFolders = new Set(folders.filter((root) => root.startsWith('packages/')).map((root) => root.slice(9)));
+const projectName = (root: string) => {
+  const [group, name] = root.split('/') as [string, string];
+  return group === 'apps' && packageFolders.has(name) ? `app-${name}` : name;
+};
+
 const conditions = ['@mcpkit/source', 'module', 'node', 'import', 'default'];
 
 // vitest hands these conditions to Node too (`--conditions module`), and with `module` Node picks the bundler-only ESM
@@ -39,7 +46,7 @@ export default defineConfig({
       ...folders.map((root) => ({
         extends: true as const,
         test: {
-          name: root.split('/')[1],
+          name: projectName(root),
           root,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 20_000,

@@ -28,8 +28,10 @@ const layers = {
   'transport-websocket': 3,
   tasks: 3,
   skills: 3,
+  apps: 3,
   middleware: 3,
   'store-redis': 4,
+  gateway: 4,
   cli: 5,
   'create-mcpkit': 6,
 };

@@ -29,6 +29,8 @@ const PACKAGES = [
   'middleware',
   'tasks',
   'skills',
+  'apps',
+  'gateway',
   'store-redis',
   'cli',
 ];
@@ -41,7 +43,10 @@ function projects() {
   return [
     ...present('packages', PACKAGES),
     ...present('tools', TOOLS),
-    ...apps.filter((name) => !EXCLUDED_APPS.has(name)),
+    // An app named like a package is the vitest project `app-<name>` (see vitest.config.ts).
+    ...apps
+      .filter((name) => !EXCLUDED_APPS.has(name))
+      .map((name) => (existsSync(join(root, 'packages', name, 'package.json')) ? `app-${name}` : name)),
     'repo',
   ];
 }

@@ -17,6 +17,8 @@ const PACKAGES = [
   'transport-websocket',
   'tasks',
   'skills',
+  'apps',
+  'gateway',
   'middleware',
   'store-redis',
   'cli',

@@ -135,6 +135,24 @@ export interface CallOptions {
   cache?: boolean;
   /** Extra `_meta` keys for this request (traces, application keys); envelope keys always win. */
   meta?: RequestMeta;
+  /**
+   * 2026-07-28: the capabilities this request declares in its `_meta` envelope instead of the client's (a gateway
+   * declares its caller's, so a server asks only what the caller can answer). Older revisions declare capabilities
+   * once per session, in `initialize`; there it is ignored.
+   */
+  clientCapabilities?: ClientCapabilities;
+  /**
+   * Answers this call's 2026-07-28 `input_required` rounds instead of the client's `handlers` (a gateway answers
+   * each call's rounds by asking its own caller). Only the kinds the client declared may be asked; a kind missing here
+   * fails the round like a missing client handler. Legacy server→client requests are not tied to a call and still
+   * reach the client's `handlers`.
+   *
+   * @example
+   * ```ts
+   * await client.callTool({ name: 'deploy' }, { inputHandlers: { elicitation: (params) => askMyUser(params) } });
+   * ```
+   */
+  inputHandlers?: InputHandlers;
 }
 
 /** A Standard Schema (zod 4, valibot, arktype, …): what `resultSchema` accepts. */

@@ -114,7 +114,7 @@ export class RequestPipeline {
         result,
         (retry) => this.#send(peer, session, method, retry, options, ++round),
         {
-          handlers: this.#settings.handlers,
+          handlers: options.inputHandlers ?? this.#settings.handlers,
           capabilities: this.#settings.capabilities,
           maxRounds: this.#settings.maxInputRounds,
           session,

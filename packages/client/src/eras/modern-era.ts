@@ -50,7 +50,7 @@ export class ModernEra implements ClientEra {
     const extra = options?.meta === undefined ? meta : { ...meta, ...options.meta };
     return buildRequestMeta({
       protocolVersion: version,
-      clientCapabilities: this.#host.capabilities,
+      clientCapabilities: options?.clientCapabilities ?? this.#host.capabilities,
       clientInfo: this.#host.info,
       logLevel: options?.logLevel ?? this.logLevel,
       extra,

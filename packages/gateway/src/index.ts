@@ -1,0 +1,14 @@
+// @mcpkit/gateway: mount other MCP servers into one McpServer, across transports and protocol eras. Runs anywhere:
+// no Node built-ins at this entry (`/node` opens stdio, HTTP and WebSocket upstreams from a description).
+
+export type { ItemFilter, NameRule } from './filter';
+export { Gateway, type GatewayOptions } from './gateway';
+export { GatewayError } from './gateway-error';
+export {
+  Mount,
+  type MountOptions,
+  type MountStatus,
+  type ReconnectPolicy,
+  type UpstreamConnection,
+} from './mount';
+export { MountNames } from './names';
