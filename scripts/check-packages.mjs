@@ -39,6 +39,8 @@ const layers = {
   'store-redis': 4,
   gateway: 4,
   testing: 4,
+  cli: 5,
+  'create-mcpkit': 6,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -50,7 +52,9 @@ function checkManifest(folder, manifest) {
   const need = (ok, what) => {
     if (!ok) problems.push(`${where}: ${what}`);
   };
-  need(manifest.name === `@mcpkit/${folder}`, `"name" must be "@mcpkit/${folder}"`);
+  // `npm create mcpkit` looks for the unscoped `create-mcpkit`: the one package outside the scope.
+  const name = folder === 'create-mcpkit' ? 'create-mcpkit' : `@mcpkit/${folder}`;
+  need(manifest.name === name, `"name" must be "${name}"`);
   need(typeof manifest.description === 'string' && manifest.description.length > 20, '"description" is missing');
   need(Array.isArray(manifest.keywords) && manifest.keywords.includes('mcp'), '"keywords" must include "mcp"');
   need(manifest.license === rootManifest.license, `"license" must be "${rootManifest.license}"`);

@@ -33,6 +33,7 @@ const PACKAGES = [
   'gateway',
   'store-redis',
   'testing',
+  'cli',
 ];
 const TOOLS = ['interop', 'paths'];
 const EXCLUDED_APPS = new Set(['bench']);

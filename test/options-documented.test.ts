@@ -23,6 +23,7 @@ const PACKAGES = [
   'middleware',
   'store-redis',
   'testing',
+  'cli',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;
 
