@@ -47,6 +47,8 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
 // @mcpkit/middleware runs anywhere at its root and at every built-in's subpath (tracing and metrics reach only
 // @opentelemetry/api, which runs anywhere too).
 const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]>> = {
+  // The client side and the web-standard server handler, each on its own entry (the root re-exports both).
+  '@mcpkit/transport-http': ['client/index', 'server/index'],
   '@mcpkit/middleware': [
     'logging/index',
     'tracing/index',
