@@ -1,4 +1,4 @@
-import type { AuthInfo, RequestId } from '@mcpkit/jsonrpc-core';
+import { type AuthInfo, isJsonObject as isObject, type RequestId } from '@mcpkit/jsonrpc-core';
 import { isLegacyVersion, isModernVersion, type McpHeaderParam, MetaKeys } from '@mcpkit/protocol';
 import {
   type McpToolServer,
@@ -138,10 +138,6 @@ export interface StreamableHttpHandler {
 const DEFAULT_IDLE_MS = 30 * 60_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
 const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function hasEnvelope(value: unknown): boolean {
   if (!isObject(value)) return false;
