@@ -9,6 +9,7 @@ import { isModernVersion } from '@mcpkit/protocol';
 import { ServerSession } from '@mcpkit/server';
 import { type ClusterLink, restoreState, unavailableResponse } from './cluster/cluster-link';
 import type { SessionRecord } from './cluster/session-store';
+import { SharedRouting } from './cluster/shared-routing';
 import { type EndpointContext, notifyServer } from './endpoint-context';
 import type { EventStore } from './event-store';
 import { HttpSession, type SessionConfig } from './http-session';
@@ -68,7 +69,6 @@ export class LegacyEndpoint {
       json: context.mode === 'json',
       onClosed: (session) => this.sessions.forget(session),
       onError: (error) => context.onError(error),
-      cluster,
     };
     cluster?.bind({
       local: (sessionId) => this.sessions.get(sessionId),
@@ -189,9 +189,7 @@ export class LegacyEndpoint {
       sessionId,
       principal,
       this.#config,
-      cluster === undefined
-        ? undefined
-        : { record: newRecord(sessionId, principal, cluster.instanceId), endEverywhere: false, stateful: undefined },
+      cluster === undefined ? undefined : this.#routing(cluster, newRecord(sessionId, principal, cluster.instanceId)),
     );
     await this.#connect(session);
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
@@ -423,12 +421,20 @@ export class LegacyEndpoint {
     }
   }
 
+  /** How a copy of a shared session routes between instances: scale-out wraps the session, not lives in it. */
+  #routing(cluster: ClusterLink, record: SessionRecord): SharedRouting {
+    return new SharedRouting(cluster, { record, endEverywhere: false, stateful: undefined }, (error) =>
+      this.#context.onError(error),
+    );
+  }
+
   async #materialize(record: SessionRecord): Promise<HttpSession> {
-    const session = new HttpSession(record.sessionId, record.principal ?? undefined, this.#config, {
-      record,
-      endEverywhere: false,
-      stateful: undefined,
-    });
+    const session = new HttpSession(
+      record.sessionId,
+      record.principal ?? undefined,
+      this.#config,
+      this.#routing(this.#cluster!, record),
+    );
     restoreState(await this.#connect(session), record);
     return session;
   }
