@@ -13,6 +13,7 @@ import { SharedRouting } from './cluster/shared-routing';
 import { type EndpointContext, notifyServer } from './endpoint-context';
 import type { EventStore } from './event-store';
 import { HttpSession, type SessionConfig } from './http-session';
+import { remoteAddressOf } from './raw-body';
 import { type Answer, jsonReply, type Reply, reply } from './reply';
 import { checkGetAccept } from './request-checks';
 import { requestInfoOf } from './request-info';
@@ -37,10 +38,16 @@ export interface LegacyEndpointOptions {
   readonly principalOf: (auth: AuthInfo) => string | undefined;
   readonly idleMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  /** Who a client is when it has no principal (default: the remote address the adapter saw). */
+  readonly clientKeyOf: ((request: Request) => string | undefined) | undefined;
   readonly eventStore: EventStore | undefined;
   readonly retryMs: number;
   readonly cluster: ClusterLink | undefined;
 }
+
+/** What a 503 for a session limit tells the client to wait (s): sessions end when their clients close them. */
+const SESSION_LIMIT_RETRY_AFTER_S = 5;
 
 /** @internal The legacy era of one `createStreamableHttpHandler`. */
 export class LegacyEndpoint {
@@ -59,6 +66,7 @@ export class LegacyEndpoint {
     this.sessions = new SessionTable({
       idleMs: options.idleMs,
       maxSessions: options.maxSessions,
+      maxSessionsPerClient: options.maxSessionsPerClient,
       onError: (error) => context.onError(error),
     });
     this.#config = {
@@ -176,14 +184,21 @@ export class LegacyEndpoint {
   }
 
   async #initialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Answer> {
-    if (!this.sessions.hasRoom()) {
-      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${this.sessions.maxSessions})`, {
+    const principal = auth === undefined ? undefined : this.#options.principalOf(auth);
+    const clientKey = this.#clientKey(request, principal);
+    const room = this.sessions.hasRoom(clientKey);
+    if (room !== true) {
+      const detail =
+        room === 'full'
+          ? `too many sessions (${this.sessions.maxSessions})`
+          : `this client already has ${this.sessions.maxSessionsPerClient} sessions (maxSessionsPerClient); close some first`;
+      return errorResponse(503, -32000, `Service Unavailable: ${detail}`, {
         id: message.id,
-        headers: { 'retry-after': '5' },
+        data: { limit: room === 'full' ? 'maxSessions' : 'maxSessionsPerClient' },
+        headers: { 'retry-after': String(SESSION_LIMIT_RETRY_AFTER_S) },
       });
     }
     const cluster = this.#cluster;
-    const principal = auth === undefined ? undefined : this.#options.principalOf(auth);
     const sessionId = mintSessionId();
     const session = new HttpSession(
       sessionId,
@@ -191,7 +206,7 @@ export class LegacyEndpoint {
       this.#config,
       cluster === undefined ? undefined : this.#routing(cluster, newRecord(sessionId, principal, cluster.instanceId)),
     );
-    await this.#connect(session);
+    await this.#connect(session, clientKey);
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
     const response = await session.exchange(message, info);
     if (response === undefined) {
@@ -410,8 +425,15 @@ export class LegacyEndpoint {
 
   /** A copy of a session another instance created: connected to the server, with the stored state. */
   /** Registers a new session copy and connects the server to it; a failed connect leaves nothing behind. */
-  async #connect(session: HttpSession): Promise<ServerSession> {
-    this.sessions.add(session);
+  /** Whose share a new session counts against: its principal, else what `clientKeyOf` or the adapter says. */
+  #clientKey(request: Request, principal: string | undefined): string | undefined {
+    if (principal !== undefined) return `principal:${principal}`;
+    const key = this.#options.clientKeyOf?.(request) ?? remoteAddressOf(request);
+    return key === undefined ? undefined : `address:${key}`;
+  }
+
+  async #connect(session: HttpSession, clientKey?: string): Promise<ServerSession> {
+    this.sessions.add(session, clientKey);
     try {
       session.peer = await this.#context.server.connect(session, { fixEra: true });
       return session.peer;

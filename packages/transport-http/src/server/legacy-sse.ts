@@ -175,7 +175,9 @@ export function createSseHandler(server: McpToolServer | Server, options: SseHan
 
   const open = async (auth: AuthInfo | undefined): Promise<Response> => {
     if (sessions.size >= maxSessions) {
-      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${maxSessions})`);
+      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${maxSessions})`, {
+        headers: { 'retry-after': '5' },
+      });
     }
     const sessionId = cluster === undefined ? mintSessionId() : cluster.sessionIdOf(mintSessionId());
     const sink = new SseWriter(keepAliveMs, maxBufferedBytes);
