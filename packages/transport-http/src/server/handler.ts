@@ -1,13 +1,7 @@
 import { type AuthInfo, isJsonObject as isObject, type RequestId } from '@mcpkit/jsonrpc-core';
 import { isLegacyVersion, isModernVersion, type McpHeaderParam, MetaKeys } from '@mcpkit/protocol';
-import {
-  type McpToolServer,
-  type MessageBus,
-  type Server,
-  type ServerSession,
-  serverOf,
-  shareBroadcasts,
-} from '@mcpkit/server';
+import { type McpToolServer, type MessageBus, type Server, type ServerSession, serverOf } from '@mcpkit/server';
+import { shareBroadcasts } from '@mcpkit/server/cluster';
 import { ClusterLink } from './cluster/cluster-link';
 import type { SessionStore } from './cluster/session-store';
 import type { EndpointContext } from './endpoint-context';
