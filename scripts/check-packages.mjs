@@ -28,6 +28,7 @@ const layers = {
   'transport-websocket': 3,
   tasks: 3,
   skills: 3,
+  apps: 3,
   middleware: 3,
   'store-redis': 4,
 };

@@ -29,6 +29,7 @@ const PACKAGES = [
   'middleware',
   'tasks',
   'skills',
+  'apps',
   'store-redis',
 ];
 const TOOLS = ['interop', 'paths'];

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import typescript from 'typescript';
 import { afterAll, expect, it } from 'vitest';
 import { codeBlocks } from '../tools/readme-check/src/blocks';
 
@@ -46,6 +47,22 @@ it('npm run pack, npm install of the tarballs in a fresh folder, then the README
   const { stdout } = await run(process.execPath, ['my-client.mjs'], { cwd: project, timeout: 30_000 });
   expect(stdout).toBe(output!.code);
 
+  // The TypeScript pair, as the README's "In TypeScript" section says: its install line, then `npx tsx my-client.ts`.
+  const typescript = codeBlocks('README.md', readFileSync(join(root, 'README.md'), 'utf8')).filter(
+    (block) => block.heading === 'In TypeScript',
+  );
+  const install = typescript.find((block) => block.language === 'sh');
+  const tsServer = typescript.find((block) => block.file === 'my-server.ts');
+  const tsClient = typescript.find((block) => block.file === 'my-client.ts');
+  const tsOutput = typescript.find((block) => block.flags.has('output'));
+  expect(install && tsServer && tsClient && tsOutput, 'the README has its TypeScript section').toBeTruthy();
+  const [npm, ...installArgs] = install!.code.trim().split(/\s+/);
+  await run(npm!, [...installArgs, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, timeout: 240_000 });
+  writeFileSync(join(project, 'my-server.ts'), tsServer!.code);
+  writeFileSync(join(project, 'my-client.ts'), tsClient!.code);
+  const ts = await run('npx', ['tsx', 'my-client.ts'], { cwd: project, timeout: 60_000 });
+  expect(ts.stdout).toBe(tsOutput!.code);
+
   // The installed declarations, as a TypeScript project resolves them (node16 resolution, ESM).
   writeFileSync(
     join(project, 'typed.ts'),
@@ -82,4 +99,121 @@ it('npm run pack, npm install of the tarballs in a fresh folder, then the README
   ).catch((error: { stdout?: string }) => {
     throw new Error(`typed.ts does not type-check against the installed packages:\n${error.stdout}`);
   });
+
+  await typeCheckConsumers(project);
 });
+
+// Issue 31: `client.connect(new StreamableHttpClientTransport(url))` failed to compile under `tsc --init`'s defaults
+// (exactOptionalPropertyTypes), which our own tsconfig does not set. A consumer's code, ESM (.mts) and CJS (.cts),
+// compiled against the installed tarballs under the configurations people have: `tsc --init` of TypeScript 5.9 and of
+// TypeScript 7 (installed in the project with npm, as a newcomer does), node16 and bundler resolution, every strict
+// flag, and once with skipLibCheck off so our own declarations are checked too.
+const CONSUMER_ESM = [
+  "import { Client } from '@mcpkit/client';",
+  "import { InMemoryTransport } from '@mcpkit/jsonrpc-core';",
+  "import { McpServer } from '@mcpkit/server';",
+  "import { SseClientTransport, StreamableHttpClientTransport } from '@mcpkit/transport-http';",
+  "import { StdioClientTransport, StdioServerTransport } from '@mcpkit/transport-stdio';",
+  "import { WebSocketClientTransport } from '@mcpkit/transport-websocket';",
+  '',
+  "const server = new McpServer({ name: 'consumer', version: '1.0.0' });",
+  'server.registerTool(',
+  "  'add',",
+  "  { inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },",
+  "  ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),",
+  ');',
+  '',
+  'export async function connectEveryWay(url: URL): Promise<string[]> {',
+  "  const client = new Client({ name: 'consumer', version: '1.0.0' });",
+  '  await client.connect(new StreamableHttpClientTransport(url));',
+  '  await client.connect(new SseClientTransport(url));',
+  '  await client.connect(new WebSocketClientTransport(url));',
+  "  await client.connect(new StdioClientTransport({ command: 'node', args: ['server.mjs'] }));",
+  '  const [serverSide, clientSide] = InMemoryTransport.createPair();',
+  '  await server.connect(serverSide);',
+  '  await client.connect(clientSide);',
+  "  const result = await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });",
+  '  const first = result.content[0];',
+  "  return first?.type === 'text' ? [first.text] : [];",
+  '}',
+  '',
+  'export const serveOnStdio = () => server.connect(new StdioServerTransport());',
+  '',
+].join('\n');
+
+const CONSUMER_CJS = [
+  "import mcpClient = require('@mcpkit/client');",
+  "import mcpServer = require('@mcpkit/server');",
+  "import http = require('@mcpkit/transport-http');",
+  '',
+  'export async function connect(url: URL): Promise<number> {',
+  "  const client = new mcpClient.Client({ name: 'consumer', version: '1.0.0' });",
+  '  await client.connect(new http.StreamableHttpClientTransport(url));',
+  '  const { tools } = await client.listTools();',
+  '  return tools.length;',
+  '}',
+  "export const server = new mcpServer.McpServer({ name: 'consumer', version: '1.0.0' });",
+  '',
+].join('\n');
+
+const STRICT = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noImplicitOverride: true,
+  noPropertyAccessFromIndexSignature: true,
+  noEmit: true,
+};
+
+async function typeCheckConsumers(project: string): Promise<void> {
+  const consumer = join(project, 'consumer');
+  await run('mkdir', ['-p', join(consumer, 'src')]);
+  writeFileSync(join(consumer, 'src', 'consumer.mts'), CONSUMER_ESM);
+  writeFileSync(join(consumer, 'src', 'consumer.cts'), CONSUMER_CJS);
+  writeFileSync(join(consumer, 'src', 'bundled.ts'), CONSUMER_ESM);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', 'typescript@7'], {
+    cwd: project,
+    timeout: 240_000,
+  });
+  const compilers = {
+    'TypeScript 5.9': join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    'TypeScript 7': join(project, 'node_modules', 'typescript', 'bin', 'tsc'),
+  };
+  const initDefaults = async (tsc: string) => {
+    const folder = mkdtempSync(join(scratch, 'init-'));
+    await run(process.execPath, [tsc, '--init'], { cwd: folder, timeout: 60_000 });
+    return typescript.parseConfigFileTextToJson('tsconfig.json', readFileSync(join(folder, 'tsconfig.json'), 'utf8'))
+      .config.compilerOptions as Record<string, unknown>;
+  };
+  const configs: { name: string; tsc: string; options: Record<string, unknown>; files: string[] }[] = [];
+  for (const [name, tsc] of Object.entries(compilers)) {
+    const defaults = await initDefaults(tsc);
+    expect(defaults.exactOptionalPropertyTypes, `${name}'s tsc --init sets exactOptionalPropertyTypes`).toBe(true);
+    const files = ['src/consumer.mts', 'src/consumer.cts'];
+    configs.push({ name: `${name}, tsc --init defaults`, tsc, options: { ...defaults, noEmit: true }, files });
+    configs.push({
+      name: `${name}, bundler resolution, strict`,
+      tsc,
+      options: { ...STRICT, module: 'preserve', moduleResolution: 'bundler', target: 'es2022', types: [] },
+      files: ['src/bundled.ts'],
+    });
+  }
+  configs.push({
+    name: 'TypeScript 5.9, node16, strict, skipLibCheck off',
+    tsc: compilers['TypeScript 5.9'],
+    options: { ...STRICT, module: 'node16', target: 'es2022', skipLibCheck: false, types: ['node'] },
+    files: ['src/consumer.mts', 'src/consumer.cts'],
+  });
+  const failures: string[] = [];
+  for (const [index, config] of configs.entries()) {
+    const file = `tsconfig.${index}.json`;
+    const options = { ...config.options, typeRoots: [join(root, 'node_modules', '@types')] };
+    writeFileSync(join(consumer, file), JSON.stringify({ compilerOptions: options, files: config.files }, null, 2));
+    await run(process.execPath, [config.tsc, '-p', file], { cwd: consumer, timeout: 180_000 }).catch(
+      (error: { stdout?: string; stderr?: string }) => {
+        failures.push(`${config.name} (${file}):\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+      },
+    );
+  }
+  expect(failures, failures.join('\n')).toEqual([]);
+}

@@ -17,6 +17,7 @@ const PACKAGES = [
   'transport-websocket',
   'tasks',
   'skills',
+  'apps',
   'middleware',
   'store-redis',
 ];

@@ -19,6 +19,8 @@ const RUNS_ANYWHERE = [
   '@mcpkit/tasks',
   '@mcpkit/middleware',
   '@mcpkit/skills',
+  // The server (root), the host bridge and the view (browsers), the postMessage transport (browsers, workers).
+  '@mcpkit/apps',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
@@ -61,6 +63,7 @@ const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]
     'client/index',
     'transport/index',
   ],
+  '@mcpkit/apps': ['host/index', 'view/index', 'post-message-transport'],
 };
 
 function builtEntries(name: (typeof RUNS_ANYWHERE)[number]): string[] {

@@ -2,6 +2,7 @@ import { ConnectionClosedError, JsonRpcError, type JsonRpcPeer, type RequestId }
 import {
   type ClientCapabilities,
   checkNegotiatedLegacyVersion,
+  clientCapabilitiesFor,
   type DiscoverResult,
   type Implementation,
   type InitializeResult,
@@ -226,7 +227,8 @@ async function initialize(
   try {
     result = await peer.request<InitializeResult>(
       'initialize',
-      { protocolVersion: version, capabilities, clientInfo: info },
+      // Only what this revision defines: pinned to 2025-03-26, the client must not claim elicitation.
+      { protocolVersion: version, capabilities: clientCapabilitiesFor(version, capabilities), clientInfo: info },
       { timeoutMs: attempt.timeoutMs, signal: attempt.signal },
     );
   } catch (error) {

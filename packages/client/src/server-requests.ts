@@ -1,5 +1,5 @@
 import { JsonRpcError, type Router } from '@mcpkit/jsonrpc-core';
-import { type ClientCapabilities, LATEST_LEGACY_PROTOCOL_VERSION } from '@mcpkit/protocol';
+import { type ClientCapabilities, LATEST_LEGACY_PROTOCOL_VERSION, methodExists } from '@mcpkit/protocol';
 import type { SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
 import { answerInputRequest, INPUT_METHODS } from './input-requests';
@@ -25,6 +25,8 @@ export function answerServerRequests(peer: Router, context: ServerRequestContext
       const session = context.session();
       if (session?.era.answersServerRequests === false) throw JsonRpcError.methodNotFound(method);
       const version = session?.version ?? LATEST_LEGACY_PROTOCOL_VERSION;
+      // A request the negotiated revision does not have (elicitation in 2025-03-26) is a method this client lacks.
+      if (!methodExists(method, version)) throw JsonRpcError.methodNotFound(method);
       try {
         return await answerInputRequest(
           context.handlers,

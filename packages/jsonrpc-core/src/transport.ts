@@ -137,7 +137,7 @@ export interface Transport {
    */
   cancelsBySignal?(request: JsonRpcRequest): boolean;
   /** An identifier for the session this channel carries, when the transport has one. */
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /**
    * Optional: deliver to one receiver object instead of the three slots. A peer that finds this method passes its
    * connection and sets no slot closures, which matters for servers holding thousands of idle sessions. The receiver's

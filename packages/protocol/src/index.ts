@@ -24,6 +24,7 @@ export {
   requiredServerCapability,
   TASKS_EXTENSION_ID,
 } from './capabilities.js';
+export { clientCapabilitiesFor } from './declared-capabilities.js';
 export {
   headerMismatchError,
   invalidEnvelopeError,
@@ -150,9 +151,11 @@ export type {
 } from './types/content.js';
 export type {
   BooleanSchema,
+  ElicitAnswer,
   ElicitationCompleteNotificationParams,
   ElicitationRequestedSchema,
   ElicitFieldValue,
+  ElicitFormSchema,
   ElicitRequest,
   ElicitRequestFormParams,
   ElicitRequestParams,

@@ -13,6 +13,9 @@ import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type CreateMessageResult,
+  type ElicitAnswer,
+  type ElicitFormSchema,
+  type ElicitRequestFormParams,
   type ElicitRequestParams,
   type ElicitResult,
   type Implementation,
@@ -284,8 +287,21 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
 
   /**
    * Asks the user for input through the client (`elicitation/create`), form or URL mode. `options.key` names the
-   * question (its `inputRequests` key in 2026-07-28).
+   * question (its `inputRequests` key in 2026-07-28). A form's answer is typed from its `requestedSchema`, as tool
+   * arguments are from `inputSchema`.
+   *
+   * @example
+   * const answer = await ctx.elicit({
+   *   message: 'Deploy where?',
+   *   requestedSchema: { type: 'object', properties: { region: { type: 'string', enum: ['eu', 'us'] } }, required: ['region'] },
+   * });
+   * if (answer.action === 'accept') deploy(answer.content?.region); // 'eu' | 'us'
    */
+  elicit<const S extends ElicitFormSchema>(
+    params: Omit<ElicitRequestFormParams, 'requestedSchema'> & { requestedSchema: S },
+    options?: AskOptions,
+  ): Promise<ElicitAnswer<S>>;
+  elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult>;
   elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
     return this.#ask('elicitation/create', params, options?.key) as Promise<ElicitResult>;
   }

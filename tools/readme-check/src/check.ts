@@ -1,12 +1,13 @@
 // Checks every code block of every README of the repository (see blocks.ts for what an info string may say):
 // TypeScript and JavaScript compile against the built packages (what a user installs, not our sources), blocks marked
-// `run` run and print what their `output` block says, JSON parses, shell is valid `bash` whose `npm run` scripts exist.
+// `run` run and print what their `output` block says, JSON parses, shell runs as written on a fresh clone (shell.ts).
 // Every problem names the README, the block, its line and why.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { type CodeBlock, codeBlocks, describeBlock, LANGUAGES } from './blocks';
+import { checkShell } from './shell';
 
 /** Where the checker works: the repository, and a scratch folder inside this tool (so imports resolve from it). */
 export interface CheckOptions {
@@ -112,25 +113,6 @@ function checkJson(block: CodeBlock, report: (block: CodeBlock, message: string)
     JSON.parse(block.code);
   } catch (error) {
     report(block, `is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
-function checkShell(block: CodeBlock, root: string, report: (block: CodeBlock, message: string) => void): void {
-  const syntax = spawnSync('bash', ['-n'], { input: block.code, encoding: 'utf8' });
-  if (syntax.status !== 0) report(block, `is not valid bash: ${syntax.stderr.trim()}`);
-  // `npm run x` / `pnpm x` at the root, or in the README's own package, must name a script that exists.
-  const scripts = new Set<string>();
-  for (const manifest of [join(root, 'package.json'), join(root, dirname(block.readme), 'package.json')]) {
-    if (existsSync(manifest)) {
-      for (const name of Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).scripts ?? {})) scripts.add(name);
-    }
-  }
-  const commands = block.code.replace(/(^|\s)#.*$/gm, '');
-  for (const match of commands.matchAll(/\b(?:npm run|npx pnpm run|npx pnpm|pnpm run|pnpm)\s+([a-z][\w:-]*)/g)) {
-    const name = match[1]!;
-    const builtIn = ['install', 'add', 'exec', 'dlx', 'vitest', 'turbo', 'tsx', 'changeset', 'pack', 'publish'];
-    if (builtIn.includes(name) && !scripts.has(name)) continue;
-    if (!scripts.has(name)) report(block, `runs script "${name}", which neither package.json defines`);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { InferJsonSchema } from '../json-schema-types.js';
 import type { NotificationParams, RequestParams, Result, TaskAugmentedRequestParams } from './common.js';
 
 /**
@@ -174,6 +175,40 @@ export interface ElicitResult extends Result {
   action: 'accept' | 'decline' | 'cancel';
   content?: { [name: string]: ElicitFieldValue };
 }
+
+/**
+ * A form's `requestedSchema` as written in code: {@link ElicitationRequestedSchema} with every list allowed to be
+ * `readonly`, so a schema written inline (or `as const`) keeps its literal types and the answer is typed from it.
+ */
+export interface ElicitFormSchema {
+  $schema?: string;
+  type: 'object';
+  properties: { readonly [name: string]: ReadonlyFieldSchema };
+  required?: readonly string[];
+}
+
+// What a field's schema may be when written inline: the same shape, with every list (enum, required, oneOf) readonly.
+type ReadonlyFieldSchema = ReadonlyDeep<PrimitiveSchemaDefinition>;
+type ReadonlyDeep<V> = V extends (infer E)[]
+  ? readonly ReadonlyDeep<E>[]
+  : V extends object
+    ? { readonly [K in keyof V]: ReadonlyDeep<V[K]> }
+    : V;
+
+/**
+ * The result of a form-mode ask, its `content` typed from the `requestedSchema` asked with (required fields required,
+ * enums as their literal values).
+ *
+ * @example
+ * ```ts
+ * const answer = await ctx.elicit({
+ *   message: 'Deploy where?',
+ *   requestedSchema: { type: 'object', properties: { region: { type: 'string', enum: ['eu', 'us'] } }, required: ['region'] },
+ * });
+ * if (answer.action === 'accept') answer.content?.region; // 'eu' | 'us'
+ * ```
+ */
+export type ElicitAnswer<S> = Omit<ElicitResult, 'content'> & { content?: InferJsonSchema<S> };
 
 /**
  * Params of `notifications/elicitation/complete` (server→client, needs client `elicitation.url`): the out-of-band
