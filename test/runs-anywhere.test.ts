@@ -57,6 +57,10 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
 const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]>> = {
   '@mcpkit/auth': ['client/index', 'server/index'],
   '@mcpkit/client': ['auth/index'],
+  // The client side and the web-standard server handler, each on its own entry (the root re-exports both).
+  '@mcpkit/transport-http': ['client/index', 'server/index'],
+  // The transports' scale-out plumbing (shared broadcasts, subscriptions), off the root entry.
+  '@mcpkit/server': ['cluster/index'],
   '@mcpkit/middleware': [
     'logging/index',
     'tracing/index',

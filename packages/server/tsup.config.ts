@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tsup.base';
 
-export default packageBuild({ index: 'src/index.ts' });
+// `cluster` is the transports' scale-out plumbing, off the root entry.
+export default packageBuild({ index: 'src/index.ts', 'cluster/index': 'src/cluster.ts' });

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FrameTooLargeError } from './errors';
 import { encodeLine, LineDecoder } from './framing';
 
+/** The suite's run count, or `FUZZ_RUNS` for a long run. */
+const runs = (count: number) => Number(process.env.FUZZ_RUNS ?? count);
+
 // Property-based tests of the NDJSON framer (issue 12): whatever bytes arrive, cut wherever, the decoder never throws,
 // never holds more than its limit, and gives back exactly the lines that were sent.
 
@@ -47,7 +50,7 @@ describe('LineDecoder (property-based)', () => {
           expect(lines).toEqual(text.split('\n').slice(0, -1));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -75,7 +78,7 @@ describe('LineDecoder (property-based)', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -102,7 +105,7 @@ describe('LineDecoder (property-based)', () => {
           expect((errors[0] as FrameTooLargeError).data.head).toEqual({ id: JSON.parse(JSON.stringify(value)), kind });
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from './messages';
 import { parseMessage, serializeMessage, validateMessage } from './parse';
 
+/** The suite's run count, or `FUZZ_RUNS` for a long run. */
+const runs = (count: number) => Number(process.env.FUZZ_RUNS ?? count);
+
 // Property-based tests of the JSON-RPC parser (issue 12): any text or value gives either a valid message or a valid
 // JSON-RPC error response (never a throw), and every valid message survives a round trip.
 
@@ -71,7 +74,7 @@ describe('parseMessage and validateMessage (property-based)', () => {
         } else if (result.ok) expectMessage(result.message);
         else expectErrorResponse(result.error);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(1_000) },
     );
   });
 
@@ -93,7 +96,7 @@ describe('parseMessage and validateMessage (property-based)', () => {
         if (result.ok) expectMessage(result.message);
         else expectErrorResponse(result.error);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(1_000) },
     );
   });
 
@@ -103,7 +106,7 @@ describe('parseMessage and validateMessage (property-based)', () => {
         const result = parseMessage(serializeMessage(original));
         expect(result.ok && result.message).toEqual(JSON.parse(JSON.stringify(original)));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

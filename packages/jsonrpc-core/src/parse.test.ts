@@ -39,6 +39,15 @@ describe('parseMessage', () => {
     }
   });
 
+  it('marks an invalid message shaped as a notification (method, no id): it is never answered', () => {
+    const notification = parseMessage('{"jsonrpc":"2.0","method":"x","params":"x"}');
+    expect(notification.ok === false && notification.notification).toBe(true);
+    const request = parseMessage('{"jsonrpc":"2.0","id":1,"method":"x","params":"x"}');
+    expect(request.ok === false && request.notification).toBeFalsy();
+    const garbage = parseMessage('{"jsonrpc":"2.0"}');
+    expect(garbage.ok === false && garbage.notification).toBeFalsy();
+  });
+
   it('rejects JSON that is not an object', () => {
     for (const text of ['null', '1', '"ping"', 'true']) {
       expect(invalidRequest(text).id).toBeNull();

@@ -10,10 +10,14 @@ export interface ParseOptions {
   allowBatch?: boolean;
 }
 
-/** The outcome for one message: the message, or the error response that describes what is wrong with it. */
+/**
+ * The outcome for one message: the message, or the error response that describes what is wrong with it. `notification`
+ * is true when the invalid message has the shape of a notification (a `method`, no `id`): JSON-RPC never answers a
+ * notification, even an invalid one, so a transport reports it and sends nothing back.
+ */
 export type MessageResult =
   | { ok: true; message: JsonRpcMessage; batch?: undefined }
-  | { ok: false; error: JsonRpcErrorResponse; batch?: undefined };
+  | { ok: false; error: JsonRpcErrorResponse; batch?: undefined; notification?: boolean };
 
 /** The outcome for a batch: one `MessageResult` per element, in order. Only with `allowBatch`. */
 export interface BatchResult {
@@ -94,9 +98,16 @@ export function classifyMessage(value: unknown): MessageKind | JsonRpcErrorRespo
   return invalid(id, 'a message needs "method" (request, notification) or "result"/"error" (response)');
 }
 
+/** Whether an invalid value has the shape of a notification: an object with a `method` and no `id`. */
+function shapedAsNotification(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'method' in value && !('id' in value);
+}
+
 function validateOne(value: unknown): MessageResult {
   const kind = classifyMessage(value);
-  if (typeof kind === 'object') return { ok: false, error: kind };
+  if (typeof kind === 'object') {
+    return shapedAsNotification(value) ? { ok: false, error: kind, notification: true } : { ok: false, error: kind };
+  }
   const message = value as JsonRpcMessage;
   // MCP 2025-11-25+ lets an error response omit `id`; JSON-RPC 2.0 says null. Normalise so the type holds.
   if (kind === KIND_RESPONSE && (message as { id?: unknown }).id === undefined) {

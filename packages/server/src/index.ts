@@ -34,11 +34,7 @@ export type { PromptConfig, PromptHandler, RegisteredPrompt } from './prompts';
 export type { RegisteredHandle } from './registered-handle';
 export { RegistrationError } from './registry';
 export { InMemoryNonceStore, type NonceStore } from './request-state';
-export {
-  installResourceSubscriptions,
-  resourceSubscriptionsOf,
-  restoreResourceSubscriptions,
-} from './resource-subscriptions';
+export { installResourceSubscriptions, resourceSubscriptionsOf } from './resource-subscriptions';
 export { type Completer, ResourceTemplate, type ResourceTemplateCallbacks } from './resource-template';
 export type {
   RegisteredResource,
@@ -67,7 +63,6 @@ export {
 } from './server';
 export { serverOf } from './server-of';
 export { type ConnectOptions, type NegotiatedSession, ServerSession } from './session';
-export { BROADCAST_TOPIC, type ServerBroadcast, shareBroadcasts } from './shared-broadcasts';
 export { ToolResultError } from './tool-result-check';
 export { McpToolServer, type McpToolServerOptions } from './tool-server';
 export type { RegisteredTool, ToolConfig, ToolHandler } from './tools';

@@ -4,6 +4,8 @@
 // here by a check that mirrors theirs; anything this check refuses (and every schema with another keyword) still goes
 // through cfworker, which decides and names the issues. So this can only say "valid" where cfworker would.
 
+import { isJsonObject as isObject } from '@mcpkit/jsonrpc-core';
+
 type Check = (value: unknown) => boolean;
 
 /** Keywords that constrain nothing (annotations), and so need no check. */
@@ -17,9 +19,6 @@ const ANNOTATIONS = new Set([
   'examples',
   'deprecated',
 ]);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const TYPES: Record<string, Check> = {
   object: isObject,

@@ -1,3 +1,4 @@
+import { isJsonObject as isPlainObject } from '@mcpkit/jsonrpc-core';
 import { parse } from 'yaml';
 import type { SkillFrontmatter } from './types';
 
@@ -61,10 +62,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The path of the first value in `value` that JSON cannot carry (a non-finite number), if any. */

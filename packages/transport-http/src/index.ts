@@ -1,40 +1,40 @@
-// @mcpkit/transport-http: Streamable HTTP (and legacy HTTP+SSE) transports. Web-standard APIs only at this entry.
+// @mcpkit/transport-http: both sides at one entry, kept for one minor version. Deprecated: import the client from
+// `@mcpkit/transport-http/client` and the server from `@mcpkit/transport-http/server`. This entry re-exports the
+// server side, so it needs @mcpkit/server installed (an optional peer dependency); a client-only application that
+// imports `/client` needs none of it.
 
-// Client
+/** @deprecated Import from `@mcpkit/transport-http/client`. */
 export {
+  type HeadersOption,
+  type ReconnectOptions,
+  SseClientTransport,
+  type SseClientTransportOptions,
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
   StreamableHttpError,
   type StreamableHttpErrorCode,
   type StreamableHttpErrorData,
-} from './client/errors';
-export type { ReconnectOptions } from './client/reconnect';
-export type { HeadersOption } from './client/request-headers';
-export { SseClientTransport, type SseClientTransportOptions } from './client/sse-client-transport';
+} from './client/index';
+/** @deprecated Import from `@mcpkit/transport-http/server`. */
 export {
-  StreamableHttpClientTransport,
-  type StreamableHttpClientTransportOptions,
-} from './client/streamable-http-client-transport';
-
-// Server
-export {
+  type CorsOptions,
+  createSseHandler,
+  createStreamableHttpHandler,
+  type EventStore,
+  type HandleExtra,
+  type HostOriginOptions,
+  type HttpRefusal,
+  InMemoryEventStore,
+  type InMemoryEventStoreOptions,
   InMemorySessionStore,
+  type ResponseMode,
   type SessionPatch,
   type SessionRecord,
   type SessionStore,
-} from './server/cluster/session-store';
-export { type CorsOptions, withCors } from './server/cors';
-export {
-  type EventStore,
-  InMemoryEventStore,
-  type InMemoryEventStoreOptions,
+  type SseHandler,
+  type SseHandlerOptions,
   type StoredEvent,
-} from './server/event-store';
-export {
-  createStreamableHttpHandler,
-  type HandleExtra,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
-} from './server/handler';
-export type { HttpRefusal } from './server/http-refusal';
-export { createSseHandler, type SseHandler, type SseHandlerOptions } from './server/legacy-sse';
-export type { HostOriginOptions } from './server/security';
-export type { ResponseMode } from './server/stateless';
+  withCors,
+} from './server/index';

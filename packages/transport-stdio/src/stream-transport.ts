@@ -222,7 +222,8 @@ export class StreamTransport implements Transport {
       return;
     }
     this.onerror?.(new Error(`StreamTransport: ignored an invalid message: ${outcome.error.error.message}`));
-    if (this.#answerInvalid && !this.#closed) void this.#hold(encodeLine(outcome.error));
+    // A notification is never answered, even an invalid one: its sender waits for nothing and may not expect a line.
+    if (this.#answerInvalid && !outcome.notification && !this.#closed) void this.#hold(encodeLine(outcome.error));
   }
 
   /** An oversized line was dropped: answer it, or fail the request it answers, so nobody waits for its timeout. */

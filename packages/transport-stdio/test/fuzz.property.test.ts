@@ -9,6 +9,8 @@ import { StdioServerTransport } from '../src/index';
 // JSON gets a -32700 answer and every oversized line a -32600 answer naming the limit.
 
 const LIMIT = 256;
+/** Small by default so the suite stays fast; `FUZZ_RUNS=20000` runs a long one. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 function lineArbitrary(): fc.Arbitrary<string> {
   const request = fc
@@ -82,7 +84,7 @@ describe('StdioServerTransport (property-based)', () => {
           expect(tooLarge).toHaveLength(oversized.length);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: RUNS },
     );
   }, 60_000);
 });

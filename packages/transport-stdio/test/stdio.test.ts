@@ -64,6 +64,28 @@ describe('StdioServerTransport', () => {
     expect(received).toEqual([{ jsonrpc: '2.0', method: 'ok' }]);
   });
 
+  it('never answers a notification, even an invalid one (reports it and goes on)', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const output = collect(stdout);
+    const transport = new StdioServerTransport({ stdin, stdout });
+    const errors: Error[] = [];
+    const received: JsonRpcMessage[] = [];
+    transport.onerror = (error) => errors.push(error);
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+
+    stdin.write(
+      '{"jsonrpc":"2.0","method":"x","params":"x"}\n{"jsonrpc":"1.0","method":"y"}\n{"jsonrpc":"2.0","id":3,"method":"z","params":5}\n',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // Only the request (it has an id) is answered.
+    expect(output()).toEqual([{ jsonrpc: '2.0', id: 3, error: expect.objectContaining({ code: -32600 }) }]);
+    expect(errors).toHaveLength(3);
+    expect(received).toEqual([]);
+  });
+
   it('drops an oversized line without buffering it and resynchronises', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();

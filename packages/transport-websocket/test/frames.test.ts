@@ -32,6 +32,8 @@ describe('server: bad frames get a JSON-RPC error and the connection stays usabl
     expect(binary).toMatchObject({ id: null, error: { code: -32600 } });
     expect(String((binary.error as { message: string }).message)).toMatch(/binary frames are not accepted/);
 
+    // A notification is never answered, even an invalid one: the next frame out is the answer to id 9.
+    socket.send('{"jsonrpc":"2.0","method":"x","params":"x"}');
     socket.send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: MODERN_META } }));
     expect(await nextMessage(socket)).toMatchObject({ id: 9, result: { supportedVersions: expect.any(Array) } });
     socket.close();

@@ -28,9 +28,45 @@ export interface ScenarioOutcome {
 /** The checks every scenario of the newer suites adds about the messages on the wire, whatever the scenario did. */
 const SYNTHETIC_CHECKS = new Set(['wire-schema-valid', 'wire-schema-harness-error']);
 
-/** Reads `<folder>/checks.json` of one scenario's results and judges it. */
-export async function readScenarioOutcome(scenario: string, folder: string): Promise<ScenarioOutcome> {
-  const checks = JSON.parse(await readFile(join(folder, 'checks.json'), 'utf8')) as Check[];
+/** How long an incomplete or missing checks.json is read again before the scenario is judged failed. */
+const CHECKS_WAIT_MS = 5_000;
+const CHECKS_POLL_MS = 100;
+
+/**
+ * The checks of `<folder>/checks.json`, read again while the file is missing or not yet valid JSON (the suite may still
+ * be writing it on a loaded machine), for at most `waitMs`; then the reason it could not be read.
+ */
+export async function readChecks(folder: string, waitMs = CHECKS_WAIT_MS): Promise<Check[] | { problem: string }> {
+  const path = join(folder, 'checks.json');
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let text: string | undefined;
+    let problem: string;
+    try {
+      text = await readFile(path, 'utf8');
+      const checks = JSON.parse(text) as unknown;
+      if (Array.isArray(checks)) return checks as Check[];
+      problem = `${path} is not a list of checks`;
+    } catch (error) {
+      problem =
+        text === undefined
+          ? `${path} was not written (${(error as Error).message})`
+          : `${path} is incomplete (${text.length} characters, not valid JSON: ${(error as Error).message})`;
+    }
+    if (Date.now() >= deadline) return { problem: `${problem}; waited ${waitMs} ms` };
+    await new Promise((resolve) => setTimeout(resolve, CHECKS_POLL_MS));
+  }
+}
+
+/** Reads `<folder>/checks.json` of one scenario's results and judges it (a file that never completes is a failure). */
+export async function readScenarioOutcome(
+  scenario: string,
+  folder: string,
+  waitMs = CHECKS_WAIT_MS,
+): Promise<ScenarioOutcome> {
+  const read = await readChecks(folder, waitMs);
+  if (!Array.isArray(read)) return { scenario, passed: false, counts: {}, problems: [read.problem] };
+  const checks = read;
   const counts: Record<string, number> = {};
   for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
   const problems = checks

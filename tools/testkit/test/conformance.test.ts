@@ -112,6 +112,26 @@ describe('judging', () => {
     expect(skipped.problems[0]).toMatch(/no check of the scenario itself.*extension not declared/);
   });
 
+  it('waits for a checks.json still being written, and reports one that never completes instead of throwing', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'testkit-checks-'));
+    const path = join(dir, 'checks.json');
+    const full = JSON.stringify([{ id: 'tool-found', status: 'SUCCESS' }]);
+    await writeFile(path, full.slice(0, 10));
+    const completed = setTimeout(() => void writeFile(path, full), 150);
+    const late = await readScenarioOutcome('s', dir, 3_000);
+    clearTimeout(completed);
+    expect(late.passed).toBe(true);
+
+    await writeFile(path, full.slice(0, 10));
+    const truncated = await readScenarioOutcome('s', dir, 200);
+    expect(truncated.passed).toBe(false);
+    expect(truncated.problems[0]).toMatch(/checks\.json is incomplete \(10 characters, not valid JSON/);
+
+    await rm(path);
+    const missing = await readScenarioOutcome('s', dir, 200);
+    expect(missing.problems[0]).toMatch(/checks\.json was not written/);
+  });
+
   it('splits outcomes into unexpected failures, stale entries and entries for runs that did not happen', () => {
     const outcome = (scenario: string, wire: string, passed: boolean): RunOutcome => ({
       scenario,

@@ -31,7 +31,12 @@ server.registerTool(
   },
 );
 
-const handler = createStreamableHttpHandler(server, { retryMs: 50, maxSessions: 20_000 });
+const handler = createStreamableHttpHandler(server, {
+  retryMs: 50,
+  // Every soak session comes from 127.0.0.1: the per-client share must fit them all.
+  maxSessions: 20_000,
+  maxSessionsPerClient: 20_000,
+});
 const http = await listen(handler, { port: 0 });
 const ws = await createWebSocketServer(server, { port: 0, maxConnections: 20_000 });
 process.stdout.write(`${JSON.stringify({ http: http.url.href, ws: ws.url })}\n`);

@@ -1,4 +1,4 @@
-import type { Middleware } from '@mcpkit/jsonrpc-core';
+import { isJsonObject, type Middleware } from '@mcpkit/jsonrpc-core';
 import type { OutboundMessage } from '@mcpkit/server';
 import {
   type Attributes,
@@ -85,7 +85,7 @@ const getter = {
 
 function metaOf(params: Record<string, unknown> | undefined): Meta | undefined {
   const meta = params?._meta;
-  return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Meta) : undefined;
+  return isJsonObject(meta) ? (meta as Meta) : undefined;
 }
 
 /**

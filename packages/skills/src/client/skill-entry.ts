@@ -1,4 +1,4 @@
-import { isPlainObject } from '../frontmatter';
+import { isJsonObject as isPlainObject } from '@mcpkit/jsonrpc-core';
 import { SkillsError } from '../skills-error';
 import { SKILL_LIMITS, type Skill, type SkillResource } from '../types';
 

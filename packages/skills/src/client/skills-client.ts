@@ -1,5 +1,6 @@
 import type { CallOptions, Client, ClientExtension } from '@mcpkit/client';
-import { isPlainObject, parseSkillMarkdown, sameJson } from '../frontmatter';
+import { isJsonObject as isPlainObject } from '@mcpkit/jsonrpc-core';
+import { parseSkillMarkdown, sameJson } from '../frontmatter';
 import { SkillsError } from '../skills-error';
 import { type ReadResourceDirectoryResult, SKILLS_EXTENSION_ID, type Skill } from '../types';
 import { LoadedSkill } from './loaded-skill';

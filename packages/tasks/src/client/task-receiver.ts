@@ -1,5 +1,5 @@
 import type { Client, ClientMiddleware } from '@mcpkit/client';
-import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import { isJsonObject as isObject, JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError, MetaKeys } from '@mcpkit/protocol';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
@@ -22,10 +22,6 @@ export interface TaskReceiverOptions {
 }
 
 const TASKABLE = new Set(['sampling/createMessage', 'elicitation/create']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The client as a task receiver (2025-11-25): a server's `sampling/createMessage` or `elicitation/create` carrying

@@ -1,4 +1,5 @@
 import type { CallOptions, Client, ClientExtension, ClientMiddleware } from '@mcpkit/client';
+import { isJsonObject as isObject } from '@mcpkit/jsonrpc-core';
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -44,10 +45,6 @@ export interface TaskCallOptions extends Pick<CallOptions, 'signal' | 'timeoutMs
 export interface TaskList {
   tasks: TaskInfo[];
   nextCursor?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const TASKS_DECLARATION = { id: TASKS_EXTENSION_ID, resultTypes: ['task'] } as const;

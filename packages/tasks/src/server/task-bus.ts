@@ -1,3 +1,4 @@
+import { isJsonObject as isObject } from '@mcpkit/jsonrpc-core';
 import type { BusMessage, BusUnsubscribe, MessageBus } from '@mcpkit/server';
 import type { TaskRecord } from '../task-record';
 
@@ -66,8 +67,4 @@ export class TaskBus {
       .publish(TASKS_TOPIC, { ...message, from: this.#instance })
       .catch((error: unknown) => this.#onError(error as Error));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

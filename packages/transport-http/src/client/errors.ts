@@ -13,6 +13,11 @@ export type StreamableHttpErrorCode =
   | 'ERR_INVALID_BODY'
   /** A response stream ended before the response of its request, and could not be resumed. */
   | 'ERR_STREAM_ENDED'
+  /**
+   * A stream resumed with `Last-Event-ID` has a gap: the server no longer had some events sent after that id (its event
+   * store evicted them, usually because this client read too slowly or stayed away too long). Messages were lost.
+   */
+  | 'ERR_EVENTS_LOST'
   /** The legacy HTTP+SSE stream did not announce a usable `endpoint`. */
   | 'ERR_SSE_ENDPOINT'
   /** `fetch` itself failed (network error, DNS, refused connection). */

@@ -1,6 +1,7 @@
 import type { HttpAnswer, HttpExchange, HttpRequestInit } from './http-exchange';
 import { isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
 import { abortSignalOf } from './request-abort';
+import { isClosedConnection, MAX_STALE_RESENDS } from './stale-connection';
 
 /**
  * The exchange over a `fetch`: the caller's (proxies, OAuth wrappers, tests), or the runtime's outside Node. With
@@ -16,16 +17,30 @@ export function fetchExchange(fetchImpl: typeof fetch, refuseRedirects: boolean)
       body: init.body,
       signal: abortSignalOf(init.signal),
     };
-    if (!refusing || init.method !== 'POST') return new FetchAnswer(await fetchImpl(url.href, request));
+    if (!refusing || init.method !== 'POST') return new FetchAnswer(await resending(fetchImpl, url.href, request));
     try {
-      return new FetchAnswer(await fetchImpl(url.href, { ...request, ...REFUSE_REDIRECTS }));
+      return new FetchAnswer(await resending(fetchImpl, url.href, { ...request, ...REFUSE_REDIRECTS }));
     } catch (error) {
       if (!isRefusedRedirect(error)) throw error;
       // The server answered 3xx without acting on the POST: send it again and follow, as fetch does by default.
       refusing = false;
-      return new FetchAnswer(await fetchImpl(url.href, request));
+      return new FetchAnswer(await resending(fetchImpl, url.href, request));
     }
   };
+}
+
+/**
+ * One fetch, sent again on a new connection when the one it went out on was closed before any answer (the keep-alive
+ * race, see stale-connection.ts), at most `MAX_STALE_RESENDS` times. The body is a string, so it can be sent again.
+ */
+async function resending(fetchImpl: typeof fetch, href: string, request: RequestInit): Promise<Response> {
+  for (let resends = 0; ; resends++) {
+    try {
+      return await fetchImpl(href, request);
+    } catch (error) {
+      if (resends >= MAX_STALE_RESENDS || request.signal?.aborted || !isClosedConnection(error)) throw error;
+    }
+  }
 }
 
 class FetchAnswer implements HttpAnswer {

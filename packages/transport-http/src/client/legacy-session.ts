@@ -18,7 +18,7 @@ export interface LegacySessionOptions {
   readonly fetch: typeof fetch | undefined;
 }
 
-const DELETE_TIMEOUT_MS = 2_000;
+const DELETE_TIMEOUT_MS = 5_000;
 /** How long `notifications/initialized` waits for the server to answer the standalone GET before going on anyway. */
 const STANDALONE_OPEN_WAIT_MS = 5_000;
 

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type * as NodeZlib from 'node:zlib';
 import type { HttpAnswer, HttpExchange, HttpRequestInit } from './http-exchange';
 import type { AbortSource } from './request-abort';
+import { isClosedConnection, MAX_STALE_RESENDS } from './stale-connection';
 
 // The exchange on Node: `node:http` / `node:https` through their global keep-alive agents. Node's `fetch` (undici)
 // builds a `Request`, `Headers`, a `Response` and web streams for every call and costs about ten times the CPU of the
@@ -29,8 +30,6 @@ const IDLE_TIMEOUT_MS = 300_000;
 const MAX_DRAINED_BYTES = 64 * 1024;
 /** What Node's fetch sends as `User-Agent`; some servers and gateways refuse requests without one. */
 const USER_AGENT = 'node';
-/** Sends on a kept-alive connection the server had closed, again on another one, at most this many times in a row. */
-const MAX_STALE_RETRIES = 3;
 /** Headers that describe a request body, dropped when a redirect turns a POST into a GET (as fetch does). */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
@@ -102,7 +101,7 @@ function send(
       signal.removeEventListener('abort', onAbort);
       if (settled) return;
       settled = true;
-      if (request.reusedSocket && isStaleConnection(error) && !signal.aborted && staleRetries < MAX_STALE_RETRIES) {
+      if (request.reusedSocket && isClosedConnection(error) && !signal.aborted && staleRetries < MAX_STALE_RESENDS) {
         // The keep-alive race: the server closed this idle connection as the request went out on it, so it never
         // read the request. Browsers send it again on another connection, and so does this (Node's documented way).
         resolve(send(modules, url, init, redirects, staleRetries + 1));
@@ -112,12 +111,6 @@ function send(
     });
     request.end(init.body);
   });
-}
-
-/** A connection the server reset or closed before anything of the answer arrived. */
-function isStaleConnection(error: Error): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
 }
 
 function isRedirect(status: number): boolean {

@@ -24,6 +24,8 @@ import { exchangeFor } from './runtime-exchange';
 import type { SseClientTransport } from './sse-client-transport';
 import { readSseStream } from './sse-reader';
 
+/** The SSE event type a server (ours) sends on a resumed stream that has a gap; see the server's out-stream.ts. */
+const EVENTS_LOST_EVENT = 'mcpkit-gap';
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {
   /**
@@ -441,6 +443,14 @@ export class StreamableHttpClientTransport implements Transport {
           chain.attempts = 0;
           if (event.data.trim() !== '' && (event.event === undefined || event.event === 'message')) {
             this.#parseEvent(event.data, (message) => this.#deliver(message));
+          } else if (event.event === EVENTS_LOST_EVENT) {
+            this.onerror?.(
+              new StreamableHttpError(
+                'ERR_EVENTS_LOST',
+                `Resumed a stream of ${this.#url.href} after event ${chain.lastEventId ?? '?'}, but the server no longer had every event since: some messages were lost (the client read too slowly, or was away longer than the server keeps events)`,
+                { url: this.#url.href, sessionId: this.#legacy.sessionId, body: event.data.slice(0, 200) },
+              ),
+            );
           }
         },
         onRetry: (retryMs) => {

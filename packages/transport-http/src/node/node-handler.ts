@@ -306,7 +306,7 @@ export function toNodeHandler(handler: WebHandler, options: NodeHandlerOptions =
         lastHref = new URL(target).href;
         lastTarget = target;
       }
-      const request = new NodeRequest(method, lastHref, req.rawHeaders, undefined);
+      const request = new NodeRequest(method, lastHref, req.rawHeaders, undefined, req.socket?.remoteAddress);
       (res as ResponseWithRequest)[REQUEST] = request;
       res.on('close', onResponseClose);
       const authed = authOf(req, request);

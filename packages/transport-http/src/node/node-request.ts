@@ -1,4 +1,4 @@
-import { BUFFERED_BODY, type BufferedBodySource } from '../server/raw-body';
+import { BUFFERED_BODY, type BufferedBodySource, REMOTE_ADDRESS, type RemoteAddressSource } from '../server/raw-body';
 import { type AbortSource, ON_ABORT } from '../server/request-abort';
 import { NodeHeaders } from './node-headers';
 
@@ -10,9 +10,11 @@ import { NodeHeaders } from './node-headers';
 // `instanceof Request` is false.
 
 /** @internal A `Request` over a node request whose body is already in memory. */
-export class NodeRequest implements Request, BufferedBodySource, AbortSource {
+export class NodeRequest implements Request, BufferedBodySource, RemoteAddressSource, AbortSource {
   readonly method: string;
   readonly url: string;
+  /** The peer's address (the socket's), for the per-client session limit. */
+  readonly [REMOTE_ADDRESS]: string | undefined;
   readonly #raw: readonly string[];
   #body: Uint8Array | string | undefined;
   #bodyTaken = false;
@@ -23,9 +25,16 @@ export class NodeRequest implements Request, BufferedBodySource, AbortSource {
   #onAbort: ((reason: unknown) => void)[] | undefined = undefined;
   #real: Request | undefined = undefined;
 
-  constructor(method: string, url: string, rawHeaders: readonly string[], body: Uint8Array | string | undefined) {
+  constructor(
+    method: string,
+    url: string,
+    rawHeaders: readonly string[],
+    body: Uint8Array | string | undefined,
+    remoteAddress?: string,
+  ) {
     this.method = method;
     this.url = url;
+    this[REMOTE_ADDRESS] = remoteAddress;
     this.#raw = rawHeaders;
     this.#body = body;
   }

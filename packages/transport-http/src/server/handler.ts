@@ -1,13 +1,7 @@
-import type { AuthInfo, RequestId } from '@mcpkit/jsonrpc-core';
+import { type AuthInfo, isJsonObject as isObject, type RequestId } from '@mcpkit/jsonrpc-core';
 import { isLegacyVersion, isModernVersion, type McpHeaderParam, messageEra } from '@mcpkit/protocol';
-import {
-  type McpToolServer,
-  type MessageBus,
-  type Server,
-  type ServerSession,
-  serverOf,
-  shareBroadcasts,
-} from '@mcpkit/server';
+import { type McpToolServer, type MessageBus, type Server, type ServerSession, serverOf } from '@mcpkit/server';
+import { shareBroadcasts } from '@mcpkit/server/cluster';
 import { ClusterLink } from './cluster/cluster-link';
 import type { SessionStore } from './cluster/session-store';
 import type { EndpointContext } from './endpoint-context';
@@ -47,8 +41,23 @@ export interface StreamableHttpHandlerOptions extends HostOriginOptions {
    * Default 30 minutes.
    */
   sessionIdleTimeoutMs?: number;
-  /** At most this many legacy sessions at once; `initialize` beyond it gets 503. Default 10 000. */
+  /** At most this many legacy sessions at once; `initialize` beyond it gets 503 with `Retry-After`. Default 10 000. */
   maxSessions?: number;
+  /**
+   * At most this many legacy sessions per client at once, so one client cannot take the whole `maxSessions`;
+   * `initialize` beyond it gets 503 with `Retry-After`. A client is its principal (see `principalOf`) when the request
+   * is authenticated, else `clientKeyOf(request)`, else the remote address the node/express adapter saw. Default 1 000.
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * Who an unauthenticated client is, for `maxSessionsPerClient`. Default: the remote address (node and express
+   * adapters; a web `Request` elsewhere has none, and then only authenticated clients are limited). Behind a reverse
+   * proxy every client has the proxy's address: return the address the proxy forwards (from a header only it sets).
+   *
+   * @example
+   * createStreamableHttpHandler(server, { clientKeyOf: (request) => request.headers.get('x-real-ip') ?? undefined });
+   */
+  clientKeyOf?: (request: Request) => string | undefined;
   /**
    * How responses to requests are sent: `'sse'` (default) always opens an SSE stream; `'json'` always answers with
    * JSON (request-related notifications are then dropped); `'auto'` answers JSON unless a notification comes first
@@ -137,11 +146,9 @@ export interface StreamableHttpHandler {
 
 const DEFAULT_IDLE_MS = 30 * 60_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
+/** A tenth of the global cap: one client cannot lock others out, and a NAT or office behind one address still fits. */
+const DEFAULT_MAX_SESSIONS_PER_CLIENT = 1_000;
 const INSTANCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function defaultPrincipal(auth: AuthInfo): string | undefined {
   if (auth.clientId === undefined && auth.subject === undefined) return `token:${auth.token}`;
@@ -221,6 +228,8 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
       principalOf: options.principalOf ?? defaultPrincipal,
       idleMs,
       maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      maxSessionsPerClient: options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+      clientKeyOf: options.clientKeyOf,
       eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore()),
       retryMs: options.retryMs ?? 1000,
       cluster,

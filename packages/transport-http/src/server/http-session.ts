@@ -9,14 +9,7 @@ import type {
   TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
 import type { ServerSession } from '@mcpkit/server';
-import {
-  BROADCAST_METHODS,
-  clusterRequestId,
-  parseClusterRequestId,
-  type SessionCluster,
-  type SharedState,
-  STATEFUL,
-} from './cluster/shared-session';
+import type { SharedState } from './cluster/shared-session';
 import type { EventStore, StoredEvent } from './event-store';
 import { HeaderGate } from './header-gate';
 import { httpRefusalOf } from './http-refusal';
@@ -39,10 +32,9 @@ import { SSE_HEADERS, SseWriter } from './sse';
 // message travels on exactly one stream. With an event store, every SSE event has an id `<stream>-<seq>` and a
 // client that lost a stream resumes it with GET + Last-Event-ID.
 //
-// Scale-out (a `cluster`): every instance that serves a request of the session keeps a copy of it. A stream lives on
-// the instance that opened it (its id says which: `<instance>.<n>`), the GET stream on the session's home; a message
-// for a stream another instance holds travels on the bus (see cluster/cluster-link.ts), and so does a client's answer
-// to a server→client request another instance sent (the request id says which: `<instance>:<id>`).
+// Scale-out wraps a session rather than living in it: a copy of a shared session is given a `SessionRouting`
+// (cluster/shared-routing.ts) that decides which messages cross to other instances; this file only asks it at the
+// three points where a message may leave this copy (outbound, for the GET stream, inbound).
 
 /** What every session of one handler shares (kept out of the session object so an idle session stays small). */
 export interface SessionConfig {
@@ -54,8 +46,28 @@ export interface SessionConfig {
   readonly json: boolean;
   readonly onClosed: (session: HttpSession) => void;
   readonly onError: (error: Error) => void;
-  /** Scale-out: how sessions reach the other instances; `undefined` for sessions of this process alone. */
-  readonly cluster: SessionCluster<HttpSession> | undefined;
+}
+
+/** `SessionRouting.forGetStream`'s answer when the message belongs on this copy's own GET stream. */
+export const DELIVER_HERE: unique symbol = Symbol('deliver here');
+
+/**
+ * @internal How a copy of a shared session (scale-out) routes messages between instances. A session of this process
+ * alone has none.
+ */
+export interface SessionRouting {
+  /** What this copy keeps of the shared session. */
+  readonly shared: SharedState;
+  /** This instance's id: the session's stream ids start with it, so another instance knows where a stream lives. */
+  readonly instanceId: string;
+  /** A message the server sends; writes it on this copy's streams through `session.routeHere` when it belongs here. */
+  send(session: HttpSession, message: JsonRpcMessage, options: TransportSendOptions | undefined): void | Promise<void>;
+  /** A message for the GET stream: sent to the instance that holds it, or `DELIVER_HERE`. */
+  forGetStream(session: HttpSession, message: JsonRpcMessage): void | Promise<void> | typeof DELIVER_HERE;
+  /** A client message that reached this copy: the message for this copy's peer, or `undefined` if it went elsewhere. */
+  inbound(session: HttpSession, message: JsonRpcMessage): JsonRpcMessage | undefined;
+  /** A client message another instance relayed here: as this copy's peer knows it. */
+  relayed(message: JsonRpcMessage): JsonRpcMessage;
 }
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
@@ -77,8 +89,8 @@ export class HttpSession implements Transport {
   onerror?: (error: Error) => void;
   /** The peer's connection, when it takes the receiver path (no slot closures per session). */
   #receiver: TransportReceiver | undefined = undefined;
-  /** Scale-out: what a copy of a shared session keeps (`undefined` for a session of this process alone). */
-  readonly shared: SharedState | undefined;
+  /** Scale-out: how this copy of a shared session routes between instances (`undefined` for a local session). */
+  readonly #routing: SessionRouting | undefined;
 
   readonly #config: SessionConfig;
   #byRequest: Map<RequestId, OutStream> | undefined = undefined;
@@ -89,15 +101,20 @@ export class HttpSession implements Transport {
   /** Pending async store writes, so events stay in order when the store is asynchronous. */
   #tail: Promise<void> | undefined = undefined;
 
-  constructor(sessionId: string, principal: string | undefined, config: SessionConfig, shared?: SharedState) {
+  constructor(sessionId: string, principal: string | undefined, config: SessionConfig, routing?: SessionRouting) {
     this.sessionId = sessionId;
     this.principal = principal;
     this.#config = config;
     this.lastActive = Date.now();
-    this.shared = shared;
+    this.#routing = routing;
     // Copies on several instances number their events independently: starting from the clock keeps a stream's events
     // increasing when its copy is made again (after eviction, or on the instance that took over as home).
-    if (shared !== undefined) this.#seq = this.lastActive * 1000;
+    if (routing !== undefined) this.#seq = this.lastActive * 1000;
+  }
+
+  /** Scale-out: what this copy of a shared session keeps (`undefined` for a session of this process alone). */
+  get shared(): SharedState | undefined {
+    return this.#routing?.shared;
   }
 
   get closed(): boolean {
@@ -122,23 +139,14 @@ export class HttpSession implements Transport {
 
   send(message: JsonRpcMessage, options?: TransportSendOptions): void | Promise<void> {
     if (this.#closed) throw new Error(`HTTP session ${this.sessionId} is closed`);
-    const cluster = this.#config.cluster;
-    if (cluster === undefined) return this.#route(message, options);
-    if ('method' in message) {
-      // The client may answer on any instance: the id tells it where the request came from.
-      if ('id' in message) message = { ...message, id: clusterRequestId(cluster.instanceId, message.id) };
-      return this.#route(message, options);
-    }
-    const stateful = this.shared?.stateful;
-    if (stateful === undefined || message.id === null || !stateful.delete(message.id)) return this.#route(message);
-    // What the request changed is stored before the client hears it is done.
-    return cluster.persist(this).then(
-      () => this.#route(message),
-      (error: unknown) => {
-        this.#config.onError(error as Error);
-        return this.#route(message);
-      },
-    );
+    const routing = this.#routing;
+    return routing === undefined ? this.#route(message, options) : routing.send(this, message, options);
+  }
+
+  /** Writes a message on this copy's streams (the routing decided it belongs here, see `SessionRouting.send`). */
+  routeHere(message: JsonRpcMessage, options?: TransportSendOptions): void | Promise<void> {
+    if (this.#closed) return;
+    return this.#route(message, options);
   }
 
   /**
@@ -182,12 +190,9 @@ export class HttpSession implements Transport {
       gate.open();
     }
     if (stream === undefined) {
-      const shared = this.shared;
-      if (shared !== undefined && !atHome && shared.record.home !== this.#config.cluster!.instanceId) {
-        // The GET stream is the home's. Broadcasts reach the home's own copy: sent from here too, the client would
-        // get them twice.
-        if ('method' in message && !('id' in message) && BROADCAST_METHODS.has(message.method)) return;
-        return this.#config.cluster!.toHome(this, message);
+      if (this.#routing !== undefined && !atHome) {
+        const sent = this.#routing.forGetStream(this, message);
+        if (sent !== DELIVER_HERE) return sent;
       }
       stream = this.#standalone;
       if (stream === undefined) {
@@ -282,8 +287,8 @@ export class HttpSession implements Transport {
    */
   newStreamId(): string {
     const n = (this.#nextStream++).toString(36);
-    const cluster = this.#config.cluster;
-    return cluster === undefined ? n : `${cluster.instanceId}.${n}`;
+    const routing = this.#routing;
+    return routing === undefined ? n : `${routing.instanceId}.${n}`;
   }
 
   /**
@@ -309,12 +314,8 @@ export class HttpSession implements Transport {
         requests++;
       }
     }
-    const shared = this.#config.cluster !== undefined;
     if (requests === 0) {
-      for (const message of messages) {
-        if (shared) this.#deliverShared(message, info);
-        else this.#deliver(message, info);
-      }
+      for (const message of messages) this.#receive(message, info);
       return reply(202, headers);
     }
     this.#byRequest ??= new Map();
@@ -341,10 +342,7 @@ export class HttpSession implements Transport {
         delivered = { ...info, onAccepted: () => gate.open() };
       }
     }
-    for (const message of messages) {
-      if (shared) this.#deliverShared(message, delivered);
-      else this.#deliver(message, delivered);
-    }
+    for (const message of messages) this.#receive(message, delivered);
     if (json !== undefined) {
       return json.done.then((responses) => jsonAnswer(responses, batch, headers));
     }
@@ -386,31 +384,11 @@ export class HttpSession implements Transport {
     return this.#byRequest !== undefined && this.#byRequest.size > 0;
   }
 
-  /** A client message in a cluster: answers and cancellations may concern another instance. */
-  #deliverShared(message: JsonRpcMessage, info: MessageInfo): void {
-    const cluster = this.#config.cluster!;
-    if (!('method' in message)) {
-      const target = parseClusterRequestId(message.id);
-      if (target !== undefined) {
-        if (target.instance !== cluster.instanceId) {
-          cluster.toInstance(this, target.instance, message);
-          return;
-        }
-        message = { ...message, id: target.id };
-      }
-    } else if ('id' in message) {
-      if (STATEFUL.has(message.method)) {
-        const shared = this.shared!;
-        shared.stateful ??= new Set();
-        shared.stateful.add(message.id);
-      }
-    } else if (message.method === 'notifications/cancelled') {
-      cluster.cancelEverywhere(this, message);
-    } else if (message.method === 'notifications/initialized' && this.peer !== undefined && !this.peer.initialized) {
-      this.peer.initialized = true;
-      cluster.persist(this).catch((error: unknown) => this.#config.onError(error as Error));
-    }
-    this.#deliver(message, info);
+  /** A client message: in a cluster, answers and cancellations may concern another instance (the routing says). */
+  #receive(message: JsonRpcMessage, info: MessageInfo): void {
+    const routing = this.#routing;
+    const here = routing === undefined ? message : routing.inbound(this, message);
+    if (here !== undefined) this.#deliver(here, info);
   }
 
   /**
@@ -419,11 +397,7 @@ export class HttpSession implements Transport {
    */
   receiveFromCluster(message: JsonRpcMessage): void {
     if (this.#closed) return;
-    if (!('method' in message)) {
-      const target = parseClusterRequestId(message.id);
-      if (target !== undefined) message = { ...message, id: target.id };
-    }
-    this.#deliver(message, {});
+    this.#deliver(this.#routing === undefined ? message : this.#routing.relayed(message), {});
   }
 
   #deliver(message: JsonRpcMessage, info: MessageInfo): void {

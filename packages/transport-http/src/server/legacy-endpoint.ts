@@ -9,9 +9,11 @@ import { isModernVersion } from '@mcpkit/protocol';
 import type { ServerSession } from '@mcpkit/server';
 import { type ClusterLink, restoreState, unavailableResponse } from './cluster/cluster-link';
 import type { SessionRecord } from './cluster/session-store';
+import { SharedRouting } from './cluster/shared-routing';
 import { type EndpointContext, notifyServer } from './endpoint-context';
 import type { EventStore } from './event-store';
 import { HttpSession, type SessionConfig } from './http-session';
+import { remoteAddressOf } from './raw-body';
 import { type Answer, jsonReply, type Reply, reply } from './reply';
 import { checkGetAccept } from './request-checks';
 import { requestInfoOf } from './request-info';
@@ -36,10 +38,16 @@ export interface LegacyEndpointOptions {
   readonly principalOf: (auth: AuthInfo) => string | undefined;
   readonly idleMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  /** Who a client is when it has no principal (default: the remote address the adapter saw). */
+  readonly clientKeyOf: ((request: Request) => string | undefined) | undefined;
   readonly eventStore: EventStore | undefined;
   readonly retryMs: number;
   readonly cluster: ClusterLink | undefined;
 }
+
+/** What a 503 for a session limit tells the client to wait (s): sessions end when their clients close them. */
+const SESSION_LIMIT_RETRY_AFTER_S = 5;
 
 /** @internal The legacy era of one `createStreamableHttpHandler`. */
 export class LegacyEndpoint {
@@ -58,6 +66,7 @@ export class LegacyEndpoint {
     this.sessions = new SessionTable({
       idleMs: options.idleMs,
       maxSessions: options.maxSessions,
+      maxSessionsPerClient: options.maxSessionsPerClient,
       onError: (error) => context.onError(error),
     });
     this.#config = {
@@ -68,7 +77,6 @@ export class LegacyEndpoint {
       json: context.mode === 'json',
       onClosed: (session) => this.sessions.forget(session),
       onError: (error) => context.onError(error),
-      cluster,
     };
     cluster?.bind({
       local: (sessionId) => this.sessions.get(sessionId),
@@ -176,24 +184,29 @@ export class LegacyEndpoint {
   }
 
   async #initialize(request: Request, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<Answer> {
-    if (!this.sessions.hasRoom()) {
-      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${this.sessions.maxSessions})`, {
+    const principal = auth === undefined ? undefined : this.#options.principalOf(auth);
+    const clientKey = this.#clientKey(request, principal);
+    const room = this.sessions.hasRoom(clientKey);
+    if (room !== true) {
+      const detail =
+        room === 'full'
+          ? `too many sessions (${this.sessions.maxSessions})`
+          : `this client already has ${this.sessions.maxSessionsPerClient} sessions (maxSessionsPerClient); close some first`;
+      return errorResponse(503, -32000, `Service Unavailable: ${detail}`, {
         id: message.id,
-        headers: { 'retry-after': '5' },
+        data: { limit: room === 'full' ? 'maxSessions' : 'maxSessionsPerClient' },
+        headers: { 'retry-after': String(SESSION_LIMIT_RETRY_AFTER_S) },
       });
     }
     const cluster = this.#cluster;
-    const principal = auth === undefined ? undefined : this.#options.principalOf(auth);
     const sessionId = mintSessionId();
     const session = new HttpSession(
       sessionId,
       principal,
       this.#config,
-      cluster === undefined
-        ? undefined
-        : { record: newRecord(sessionId, principal, cluster.instanceId), endEverywhere: false, stateful: undefined },
+      cluster === undefined ? undefined : this.#routing(cluster, newRecord(sessionId, principal, cluster.instanceId)),
     );
-    await this.#connect(session);
+    await this.#connect(session, clientKey);
     const info = auth === undefined ? { request: requestInfoOf(request) } : { auth, request: requestInfoOf(request) };
     const response = await session.exchange(message, info);
     if (response === undefined) {
@@ -409,8 +422,15 @@ export class LegacyEndpoint {
 
   /** A copy of a session another instance created: connected to the server, with the stored state. */
   /** Registers a new session copy and connects the server to it; a failed connect leaves nothing behind. */
-  async #connect(session: HttpSession): Promise<ServerSession> {
-    this.sessions.add(session);
+  /** Whose share a new session counts against: its principal, else what `clientKeyOf` or the adapter says. */
+  #clientKey(request: Request, principal: string | undefined): string | undefined {
+    if (principal !== undefined) return `principal:${principal}`;
+    const key = this.#options.clientKeyOf?.(request) ?? remoteAddressOf(request);
+    return key === undefined ? undefined : `address:${key}`;
+  }
+
+  async #connect(session: HttpSession, clientKey?: string): Promise<ServerSession> {
+    this.sessions.add(session, clientKey);
     try {
       session.peer = await this.#context.server.connect(session, { fixEra: true });
       return session.peer;
@@ -420,12 +440,20 @@ export class LegacyEndpoint {
     }
   }
 
+  /** How a copy of a shared session routes between instances: scale-out wraps the session, not lives in it. */
+  #routing(cluster: ClusterLink, record: SessionRecord): SharedRouting {
+    return new SharedRouting(cluster, { record, endEverywhere: false, stateful: undefined }, (error) =>
+      this.#context.onError(error),
+    );
+  }
+
   async #materialize(record: SessionRecord): Promise<HttpSession> {
-    const session = new HttpSession(record.sessionId, record.principal ?? undefined, this.#config, {
-      record,
-      endEverywhere: false,
-      stateful: undefined,
-    });
+    const session = new HttpSession(
+      record.sessionId,
+      record.principal ?? undefined,
+      this.#config,
+      this.#routing(this.#cluster!, record),
+    );
     restoreState(await this.#connect(session), record);
     return session;
   }

@@ -13,6 +13,7 @@ import type { HandleExtra } from './handler';
 import { HeaderGate } from './header-gate';
 import { httpRefusalOf } from './http-refusal';
 import { type ForwardedPost, type PostAnswer, SseCluster } from './legacy-sse-cluster';
+import { remoteAddressOf } from './raw-body';
 import { checkContentType, DEFAULT_MAX_BODY_BYTES, parseErrorResponse, readBodyText } from './request-checks';
 import { requestInfoOf } from './request-info';
 import { errorResponse, jsonResponse, methodNotAllowed } from './responses';
@@ -38,6 +39,13 @@ export interface SseHandlerOptions extends HostOriginOptions {
   maxBufferedBytes?: number;
   /** At most this many open streams. Default 10 000. */
   maxSessions?: number;
+  /**
+   * At most this many open streams per client (its principal, else `clientKeyOf`, else the remote address the node
+   * adapter saw), so one client cannot take all of `maxSessions`. Default 1 000.
+   */
+  maxSessionsPerClient?: number;
+  /** Who an unauthenticated client is, for `maxSessionsPerClient` (as the Streamable HTTP handler's option). */
+  clientKeyOf?: (request: Request) => string | undefined;
   /**
    * Who owns a session: a POST carrying another identity than the one that opened the stream gets 404. Default:
    * `clientId` and `subject` of the `AuthInfo`, or the token when it has neither (as the Streamable HTTP handler).
@@ -157,6 +165,9 @@ export function createSseHandler(server: McpToolServer | Server, options: SseHan
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const maxSessions = options.maxSessions ?? 10_000;
+  const maxPerClient = options.maxSessionsPerClient ?? 1_000;
+  /** Open streams per client key (only sessions with a key are counted). */
+  const perClient = new Map<string, number>();
   const principalOf = options.principalOf ?? defaultPrincipal;
   const sessions = new Map<string, SseSessionTransport>();
   let closed = false;
@@ -173,15 +184,30 @@ export function createSseHandler(server: McpToolServer | Server, options: SseHan
           (error) => core.onerror?.(error),
         );
 
-  const open = async (auth: AuthInfo | undefined): Promise<Response> => {
-    if (sessions.size >= maxSessions) {
-      return errorResponse(503, -32000, `Service Unavailable: too many sessions (${maxSessions})`);
+  const open = async (request: Request, auth: AuthInfo | undefined): Promise<Response> => {
+    const principal = auth === undefined ? undefined : principalOf(auth);
+    const address = principal === undefined ? (options.clientKeyOf?.(request) ?? remoteAddressOf(request)) : undefined;
+    const clientKey =
+      principal !== undefined ? `principal:${principal}` : address === undefined ? undefined : `address:${address}`;
+    const full = sessions.size >= maxSessions;
+    if (full || (clientKey !== undefined && (perClient.get(clientKey) ?? 0) >= maxPerClient)) {
+      const detail = full
+        ? `too many sessions (${maxSessions})`
+        : `this client already has ${maxPerClient} sessions (maxSessionsPerClient); close some first`;
+      return errorResponse(503, -32000, `Service Unavailable: ${detail}`, {
+        data: { limit: full ? 'maxSessions' : 'maxSessionsPerClient' },
+        headers: { 'retry-after': '5' },
+      });
     }
     const sessionId = cluster === undefined ? mintSessionId() : cluster.sessionIdOf(mintSessionId());
     const sink = new SseWriter(keepAliveMs, maxBufferedBytes);
-    const transport = new SseSessionTransport(sessionId, auth === undefined ? undefined : principalOf(auth), sink, () =>
-      sessions.delete(sessionId),
-    );
+    if (clientKey !== undefined) perClient.set(clientKey, (perClient.get(clientKey) ?? 0) + 1);
+    const transport = new SseSessionTransport(sessionId, principal, sink, () => {
+      if (!sessions.delete(sessionId) || clientKey === undefined) return;
+      const left = (perClient.get(clientKey) ?? 1) - 1;
+      if (left > 0) perClient.set(clientKey, left);
+      else perClient.delete(clientKey);
+    });
     sessions.set(sessionId, transport);
     const peer = await core.connect(transport, { fixEra: true });
     sink.onCancel = () => {
@@ -270,7 +296,7 @@ export function createSseHandler(server: McpToolServer | Server, options: SseHan
       if (closed) return errorResponse(503, -32000, 'Service Unavailable: the endpoint is shut down');
       const denied = policy.check(request);
       if (denied !== undefined) return denied;
-      if (request.method === 'GET') return open(extra?.auth);
+      if (request.method === 'GET') return open(request, extra?.auth);
       if (request.method === 'POST') return post(request, extra?.auth);
       return methodNotAllowed('GET, POST', `${request.method} is not part of HTTP+SSE`);
     },

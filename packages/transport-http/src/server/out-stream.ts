@@ -87,6 +87,12 @@ export function jsonAnswer(
  * in its `backlog` (the caller writes those after, skipping any the replay covered). Resolves to the `seq` of the last
  * event written; `onGap` hears of events the store no longer has.
  */
+/**
+ * The SSE event type that tells a client resuming with `Last-Event-ID` that some events after it are gone (evicted from
+ * the event store): its data is `{"lastEventId": "<the id it resumed from>"}`.
+ */
+export const GAP_EVENT = 'mcpkit-gap';
+
 export async function replayInto(
   sink: StreamSink,
   store: EventStore,
@@ -110,7 +116,12 @@ export async function replayInto(
     sink.event(event.data, event.id);
     lastSeq = event.seq;
   }
-  // Evicted by the store's retention policy (or the stream is unknown): the client gets what is left.
-  if (gap) onGap();
+  // Evicted by the store's retention policy (or the stream is unknown): the client gets what is left, and is told so by
+  // an event of its own type (GAP_EVENT), which a client that does not know it ignores (only `message` events carry
+  // JSON-RPC).
+  if (gap) {
+    sink.event(JSON.stringify({ lastEventId: `${from.streamId}-${from.seq.toString(36)}` }), undefined, GAP_EVENT);
+    onGap();
+  }
   return lastSeq;
 }

@@ -24,6 +24,24 @@ export function rawBodyOf(response: Response): string | undefined {
   return text === undefined || response.bodyUsed ? undefined : text;
 }
 
+const REMOTE_ADDRESS: unique symbol = Symbol.for('@mcpkit/transport-http.remoteAddress') as never;
+
+/** What an adapter's request offers under the registry symbol: the address of the peer it came from. */
+export interface RemoteAddressSource {
+  readonly [REMOTE_ADDRESS]: string | undefined;
+}
+
+export { REMOTE_ADDRESS };
+
+/**
+ * The address of the peer a request came from, when the adapter that made it knows (the node adapter does); a web
+ * `Request` carries none, so elsewhere it is `undefined` (see the handler's `clientKeyOf` option).
+ */
+export function remoteAddressOf(request: Request): string | undefined {
+  const address = (request as Request & Partial<RemoteAddressSource>)[REMOTE_ADDRESS];
+  return typeof address === 'string' ? address : undefined;
+}
+
 const BUFFERED_BODY: unique symbol = Symbol.for('@mcpkit/transport-http.bufferedBody') as never;
 
 /**

@@ -9,6 +9,8 @@ import type { HttpSession } from './http-session';
 export interface SessionTableOptions {
   readonly idleMs: number;
   readonly maxSessions: number;
+  /** At most this many sessions per client (principal, else remote address); sessions with no client key are not counted. */
+  readonly maxSessionsPerClient: number;
   /** Errors of sessions ended by the sweeper (nobody awaits those). */
   readonly onError: (error: Error) => void;
 }
@@ -18,12 +20,17 @@ export class SessionTable {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #idleMs: number;
   readonly #maxSessions: number;
+  readonly #maxPerClient: number;
+  /** Sessions per client key, and the key of each session that has one (only sessions with a key are counted). */
+  readonly #perClient = new Map<string, number>();
+  readonly #clientOf = new Map<string, string>();
   readonly #onError: (error: Error) => void;
   #sweeper: ReturnType<typeof setInterval> | undefined = undefined;
 
   constructor(options: SessionTableOptions) {
     this.#idleMs = options.idleMs;
     this.#maxSessions = options.maxSessions;
+    this.#maxPerClient = options.maxSessionsPerClient;
     this.#onError = options.onError;
   }
 
@@ -35,16 +42,38 @@ export class SessionTable {
     return this.#maxSessions;
   }
 
-  /** Whether one more session fits (expired sessions are ended first when the table is full). */
-  hasRoom(): boolean {
-    if (this.#sessions.size < this.#maxSessions) return true;
-    this.#sweep();
-    return this.#sessions.size < this.#maxSessions;
+  get maxSessionsPerClient(): number {
+    return this.#maxPerClient;
   }
 
-  add(session: HttpSession): void {
+  /**
+   * Whether one more session fits: `'full'` when the table is, `'client'` when this client already has its share, else
+   * `true` (expired sessions are ended first when a limit is reached).
+   */
+  hasRoom(clientKey: string | undefined): true | 'full' | 'client' {
+    const fits = () =>
+      this.#sessions.size >= this.#maxSessions
+        ? 'full'
+        : clientKey !== undefined && (this.#perClient.get(clientKey) ?? 0) >= this.#maxPerClient
+          ? 'client'
+          : true;
+    if (fits() === true) return true;
+    this.#sweep();
+    return fits();
+  }
+
+  add(session: HttpSession, clientKey?: string): void {
     this.#sessions.set(session.sessionId, session);
+    if (clientKey !== undefined) {
+      this.#clientOf.set(session.sessionId, clientKey);
+      this.#perClient.set(clientKey, (this.#perClient.get(clientKey) ?? 0) + 1);
+    }
     this.#startSweeper();
+  }
+
+  /** Sessions of one client now (0 for an unknown key). */
+  countOf(clientKey: string): number {
+    return this.#perClient.get(clientKey) ?? 0;
   }
 
   /** The session with this id, idle or not. */
@@ -74,7 +103,16 @@ export class SessionTable {
 
   /** Drops a session that closed by itself. */
   forget(session: HttpSession): void {
-    if (this.#sessions.get(session.sessionId) === session) this.#sessions.delete(session.sessionId);
+    if (this.#sessions.get(session.sessionId) === session) {
+      this.#sessions.delete(session.sessionId);
+      const key = this.#clientOf.get(session.sessionId);
+      if (key !== undefined) {
+        this.#clientOf.delete(session.sessionId);
+        const left = (this.#perClient.get(key) ?? 1) - 1;
+        if (left > 0) this.#perClient.set(key, left);
+        else this.#perClient.delete(key);
+      }
+    }
     if (this.#sessions.size === 0) this.#stopSweeper();
   }
 

@@ -232,6 +232,32 @@ describe.each(REQUEST_PATHS)('StreamableHttpClientTransport: resumption (legacy)
     expect(resumedAt - closedAt).toBeLessThan(1_000);
   });
 
+  it('reports ERR_EVENTS_LOST when the resumed stream says some events are gone, and still delivers what is left', async () => {
+    const fetch = scriptedFetch((call) => {
+      if (call.method === 'GET') {
+        return sse([
+          event({ jsonrpc: '2.0', id: 2, result: { resumed: true } }, { id: 'ev-9' }),
+          event({ lastEventId: 'ev-1' }, { event: 'mcpkit-gap' }),
+        ]);
+      }
+      if (methodOf(call) === 'tools/call') {
+        const stream = sseStream();
+        stream.write('id: ev-1\nretry: 10\ndata: \n\n');
+        setTimeout(() => stream.end(), 10);
+        return stream.response;
+      }
+      return accepted();
+    });
+    const transport = await transportOn(path, fetch, { standaloneStream: false });
+    const { messages, errors } = collect(transport);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow' } });
+    await until(() => errors.length > 0);
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 2, result: { resumed: true } }]);
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual(['ERR_EVENTS_LOST']);
+    expect(errors[0]!.message).toMatch(/after event ev-9.*some messages were lost/);
+  });
+
   // A script that throws is a network failure only to the scripted fetch (a server answers it with 500).
   it.runIf(path === 'fetch')(
     'gives up after reconnect.maxAttempts failed reconnections, with backoff when the server sent no retry',

@@ -97,13 +97,19 @@ describe('resuming past evicted events', () => {
     const { events } = await readEvents(call);
     expect(messagesOf(events)).toHaveLength(5);
     const resumed = await handler.handle(get({ ...session(sessionId!), 'last-event-id': events[0]!.id! }));
-    const replay = messagesOf((await readEvents(resumed)).events);
+    const resumedEvents = (await readEvents(resumed)).events;
+    const replay = messagesOf(resumedEvents);
     expect(replay.map((m: Loose) => m.params?.progress ?? `response:${m.id}`)).toEqual([4, 'response:ev']);
     expect(errors.map((error) => error.message)).toEqual([expect.stringContaining('no longer in the event store')]);
+    // The client is told too: an event of its own type after what was left, naming the id it resumed from.
+    const gaps = resumedEvents.filter((event) => event.event === 'mcpkit-gap');
+    expect(gaps.map((event) => JSON.parse(event.data))).toEqual([{ lastEventId: events[0]!.id }]);
     // Resuming from the last event the store still has after is no gap.
     errors.length = 0;
     const again = await handler.handle(get({ ...session(sessionId!), 'last-event-id': events[3]!.id! }));
-    expect(messagesOf((await readEvents(again)).events)).toHaveLength(2);
+    const againEvents = (await readEvents(again)).events;
+    expect(messagesOf(againEvents)).toHaveLength(2);
+    expect(againEvents.filter((event) => event.event === 'mcpkit-gap')).toEqual([]);
     expect(errors).toEqual([]);
     await handler.close();
   });

@@ -10,6 +10,9 @@ import { ACCEPT, type Loose, readEvents, URL_ } from './harness';
 // make the handler throw, and every answer is well-formed: a refusal (4xx) carries a valid JSON-RPC error response,
 // a 200 carries JSON-RPC messages (JSON or SSE), a 202 nothing.
 
+/** Small by default so the suite stays fast; `FUZZ_RUNS=20000` runs a long one. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
+
 function server(): McpServer {
   const mcp = new McpServer({ name: 'fuzz', version: '1.0.0' });
   mcp.registerTool(
@@ -168,7 +171,7 @@ describe('Streamable HTTP endpoint (property-based)', () => {
           await expectWellFormed(response);
         },
       ),
-      { numRuns: 600 },
+      { numRuns: RUNS },
     );
     await Promise.all(handlers.map((handler) => handler.close()));
     // The inputs reached past the first checks: answers, refusals of several kinds.

@@ -192,7 +192,10 @@ export async function readEvents(
 
 /** JSON-RPC messages of the events that carry data. */
 export function messagesOf(events: SseEvent[]): Loose[] {
-  return events.filter((event) => event.data !== '').map((event) => JSON.parse(event.data));
+  // Only `message` events carry JSON-RPC (a resumed stream may also carry the gap event).
+  return events
+    .filter((event) => event.data !== '' && (event.event === undefined || event.event === 'message'))
+    .map((event) => JSON.parse(event.data));
 }
 
 /** Validates server→client messages against the revision's official schema. */

@@ -71,4 +71,31 @@ describe('legacy HTTP+SSE (2024-11-05)', () => {
       await new Promise((resolve) => http.close(resolve));
     }
   });
+  it('limits the open streams of one client (503 with Retry-After); another client still gets one; a closed stream frees its share', async () => {
+    const { server } = makeServer();
+    const sse = createSseHandler(server, {
+      keepAliveMs: 0,
+      maxSessionsPerClient: 1,
+      clientKeyOf: (request) => request.headers.get('x-client') ?? undefined,
+    });
+    const open = (client: string) =>
+      sse.handle(
+        new Request(URL_, { headers: { host: 'localhost', accept: 'text/event-stream', 'x-client': client } }),
+      );
+    const first = await open('a');
+    expect(first.status).toBe(200);
+    const refused = await open('a');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as Loose).error.message).toMatch(/maxSessionsPerClient/);
+    const other = await open('b');
+    expect(other.status).toBe(200);
+    await first.body!.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = await open('a');
+    expect(again.status).toBe(200);
+    await other.body!.cancel();
+    await again.body!.cancel();
+    await sse.close();
+  });
 });

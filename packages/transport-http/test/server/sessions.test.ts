@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  ACCEPT,
   assertWire,
   get,
   handlerFor,
@@ -173,9 +174,83 @@ describe('legacy sessions', () => {
     await initialize(handler);
     const third = await initialize(handler);
     expect(third.response.status).toBe(503);
+    expect(third.response.headers.get('retry-after')).toBe('5');
     expect(third.sessionId).toBeNull();
     expect(handler.sessionCount).toBe(2);
     await handler.close();
+  });
+
+  it('caps the sessions of one client (503 with Retry-After); other clients still get theirs; ending one frees its share', async () => {
+    const { handler } = handlerFor({
+      maxSessionsPerClient: 2,
+      clientKeyOf: (request) => request.headers.get('x-client') ?? undefined,
+    });
+    const a = { 'x-client': 'a' };
+    const first = await initialize(handler, a);
+    await initialize(handler, a);
+    const refused = await initialize(handler, a);
+    expect(refused.response.status).toBe(503);
+    expect(refused.response.headers.get('retry-after')).toBe('5');
+    expect(refused.sessionId).toBeNull();
+    expect(JSON.stringify(refused.body)).toMatch(/maxSessionsPerClient/);
+    expect((await initialize(handler, { 'x-client': 'b' })).response.status).toBe(200);
+    const ended = await handler.handle(
+      new Request('http://127.0.0.1:3000/mcp', {
+        method: 'DELETE',
+        headers: { host: '127.0.0.1:3000', 'mcp-session-id': first.sessionId!, 'mcp-protocol-version': LEGACY },
+      }),
+    );
+    expect(ended.status).toBeLessThan(300);
+    expect((await initialize(handler, a)).response.status).toBe(200);
+    expect(handler.sessionCount).toBe(3);
+    await handler.close();
+  });
+
+  it('counts an authenticated client by its principal, whatever address it comes from', async () => {
+    const { handler } = handlerFor({ maxSessionsPerClient: 1 });
+    const auth = { token: 't', clientId: 'app-1', scopes: [] };
+    const open = () =>
+      handler.handle(
+        post(
+          request('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+        ),
+        { auth },
+      );
+    expect((await open()).status).toBe(200);
+    const second = await open();
+    expect(second.status).toBe(503);
+    expect(second.headers.get('retry-after')).toBe('5');
+    await handler.close();
+  });
+
+  it('counts an anonymous client by the remote address the node adapter saw', async () => {
+    const { handler } = handlerFor({ maxSessionsPerClient: 1 });
+    const { listen } = await import('../../src/node/index');
+    const listening = await listen(handler, { port: 0 });
+    try {
+      const open = () =>
+        fetch(listening.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: ACCEPT },
+          body: JSON.stringify(
+            request('initialize', {
+              protocolVersion: LEGACY,
+              capabilities: {},
+              clientInfo: { name: 't', version: '1' },
+            }),
+          ),
+        });
+      const first = await open();
+      await first.body?.cancel();
+      expect(first.status).toBe(200);
+      const second = await open();
+      await second.body?.cancel();
+      expect(second.status).toBe(503);
+      expect(second.headers.get('retry-after')).toBe('5');
+    } finally {
+      await listening.close();
+      await handler.close();
+    }
   });
 
   it('a failed initialize leaves no session', async () => {

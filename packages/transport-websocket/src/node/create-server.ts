@@ -1,7 +1,8 @@
 import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AuthInfo, MessageInfo } from '@mcpkit/jsonrpc-core';
-import { type McpToolServer, type MessageBus, type Server, serverOf, shareBroadcasts } from '@mcpkit/server';
+import { type McpToolServer, type MessageBus, type Server, serverOf } from '@mcpkit/server';
+import { shareBroadcasts } from '@mcpkit/server/cluster';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { MCP_SUBPROTOCOL } from '../client-transport';
 import { isLoopbackAddress, originAllowed } from './origin-policy';

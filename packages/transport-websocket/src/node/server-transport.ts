@@ -213,13 +213,14 @@ export class WebSocketServerTransport implements Transport {
     this.onerror?.(
       new WebSocketTransportError(
         'ERR_WS_INVALID_MESSAGE',
-        `WebSocketServerTransport: answered an invalid frame: ${message}`,
+        `WebSocketServerTransport: ${outcome.notification ? 'ignored an invalid notification' : 'answered an invalid frame'}: ${message}`,
         {
           jsonRpcCode: code,
         },
       ),
     );
-    this.#write(serializeMessage(outcome.error));
+    // A notification is never answered, even an invalid one (JSON-RPC).
+    if (!outcome.notification) this.#write(serializeMessage(outcome.error));
   }
 
   #reject(code: number, message: string, errorCode: 'ERR_WS_BINARY_FRAME'): void {

@@ -4,9 +4,9 @@ import {
   type BusUnsubscribe,
   type MessageBus,
   resourceSubscriptionsOf,
-  restoreResourceSubscriptions,
   type ServerSession,
 } from '@mcpkit/server';
+import { restoreResourceSubscriptions } from '@mcpkit/server/cluster';
 import type { EventStore } from '../event-store';
 import type { HttpSession } from '../http-session';
 import { parseEventId, STANDALONE } from '../out-stream';

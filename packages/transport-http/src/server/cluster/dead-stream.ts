@@ -1,3 +1,4 @@
+import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import type { EventStore } from '../event-store';
 import type { HttpSession } from '../http-session';
 import { parseEventId } from '../out-stream';
@@ -65,9 +66,7 @@ export async function recoverDeadStream(dead: DeadStream): Promise<Response> {
 function parseMessage(data: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(data) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return isJsonObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
