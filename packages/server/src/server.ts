@@ -40,7 +40,13 @@ import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } f
 import { ServerNotificationContext } from './notification-context';
 import { type ConnectOptions, ServerSession, sendOutbound } from './session';
 
-const NEVER_ABORTED = new AbortController().signal;
+// Made on first use, not at import: workerd (Cloudflare Workers) refuses to create an AbortController at module scope.
+let never: AbortSignal | undefined;
+
+function neverAborted(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
+}
 const NO_INFO: MessageInfo = Object.freeze({});
 
 /** Options for `Server`. */
@@ -440,7 +446,7 @@ export class Server {
       session?: ServerSession;
     } = {},
   ): Promise<JsonRpcResponse | undefined> {
-    const signal = options.signal ?? NEVER_ABORTED;
+    const signal = options.signal ?? neverAborted();
     const notify = options.notify;
     const ctx: DispatchContext = {
       requestId: request.id,

@@ -1,0 +1,15 @@
+// @mcpkit/cloudflare: MCP servers on Cloudflare Workers. Web-standard APIs only; no `cloudflare:` import.
+
+export { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './event-store';
+export type {
+  DurableObjectIdLike,
+  DurableObjectNamespaceLike,
+  DurableObjectStateLike,
+  DurableObjectStorageLike,
+  DurableObjectStubLike,
+  ExecutionContextLike,
+  SqlCursorLike,
+  SqlStorageLike,
+} from './platform';
+export { defineMcpSessionObject, type McpSessionObject, type McpSessionObjectOptions } from './session-object';
+export { createMcpWorker, type McpWorker, type McpWorkerOptions, type WorkerAuthResult } from './worker';
