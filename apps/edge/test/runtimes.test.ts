@@ -31,8 +31,8 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-function textOf(result: { content?: unknown }): string {
-  return (result.content as Array<{ text: string }>)[0]!.text;
+function textOf(result: unknown): string {
+  return (result as { content: Array<{ text: string }> }).content[0]!.text;
 }
 
 for (const runtime of ['bun', 'deno'] as const) {
