@@ -1,12 +1,54 @@
 // The one server definition of this app, deployed three ways: a Cloudflare Worker with Durable Objects (worker.ts),
 // Bun (bun.ts) and Deno (deno.ts). Web-standard APIs only, so every runtime loads it as is.
 
-import { McpServer } from '@mcpkit/server';
+import { McpServer, type NonceStore } from '@mcpkit/server';
+import { TaskServer, type TaskStore } from '@mcpkit/tasks';
 
-/** Everything the edge app's server offers; the runtimes differ only in how they listen. */
-export function buildServer(): McpServer {
-  const server = new McpServer({ name: 'edge-demo', version: '1.0.0' });
+/** Where the server keeps what must outlive a process or an isolate; in memory when not given (Bun, Deno). */
+export interface EdgeServerState {
+  /** Tasks (the Worker: a Durable Object's SQLite). */
+  taskStore?: TaskStore;
+  /** The HMAC key of `requestState` tokens: the same in every isolate, so any of them accepts another's token. */
+  requestStateSecret?: string;
+  /** Used `requestState` nonces (the Worker: one Durable Object per nonce). */
+  nonceStore?: NonceStore;
+  /** Errors no client sees (a handler's crash is answered 'Internal error'). Default: the console. */
+  onError?: (error: Error) => void;
+}
+
+/** Everything the edge app's server offers; the runtimes differ only in how they listen and where state lives. */
+export function buildServer(state: EdgeServerState = {}): McpServer {
+  const server = new McpServer(
+    { name: 'edge-demo', version: '1.0.0' },
+    {
+      onError: state.onError ?? ((error) => console.error('edge-demo:', error)),
+      ...(state.requestStateSecret === undefined ? {} : { requestStateSecret: state.requestStateSecret }),
+      ...(state.nonceStore === undefined ? {} : { nonceStore: state.nonceStore }),
+    },
+  );
   let counter = 0;
+  // With a shared store, another isolate may run or recover nothing of ours: tasks stay where they were created.
+  new TaskServer(server, {
+    ...(state.taskStore === undefined ? {} : { store: state.taskStore, recover: false }),
+    pollIntervalMs: 50,
+  });
+
+  server.registerTool(
+    'slow-sum',
+    {
+      description: 'Adds two numbers, slowly; may run as a task',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      } as const,
+      execution: { taskSupport: 'optional' },
+    },
+    async ({ a, b }) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { content: [{ type: 'text', text: String(a + b) }] };
+    },
+  );
 
   server.registerTool(
     'add',

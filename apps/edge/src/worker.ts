@@ -1,9 +1,50 @@
 // The Cloudflare deployment: 2026-07-28 and legacy stateless requests in the Worker, each legacy session in a Durable
-// Object. `wrangler dev` runs it locally (see README.md).
+// Object, tasks in another (SQLite), requestState nonces in one per nonce. `wrangler dev` runs it locally (README.md).
 
-import { createMcpWorker, defineMcpSessionObject } from '@mcpkit/cloudflare';
+import {
+  createMcpWorker,
+  type DurableObjectNamespaceLike,
+  DurableObjectNonceStore,
+  defineMcpNonceObject,
+  defineMcpSessionObject,
+  defineMcpTaskObject,
+  TaskObjectStore,
+} from '@mcpkit/cloudflare';
 import { buildServer } from './server';
 
-export const McpSession = defineMcpSessionObject({ server: buildServer });
+/** The bindings of wrangler.toml, and the secret (`wrangler secret put REQUEST_STATE_SECRET`). */
+export interface Env {
+  MCP_SESSIONS: DurableObjectNamespaceLike;
+  MCP_TASKS: DurableObjectNamespaceLike;
+  MCP_NONCES: DurableObjectNamespaceLike;
+  REQUEST_STATE_SECRET: string;
+}
 
-export default createMcpWorker({ server: buildServer, sessions: 'MCP_SESSIONS' });
+// One task store per isolate (and environment): the Worker waits on it after each response, so tasks finish.
+const taskStores = new WeakMap<Env, TaskObjectStore>();
+function taskStoreOf(env: Env): TaskObjectStore {
+  let store = taskStores.get(env);
+  if (store === undefined) {
+    store = new TaskObjectStore(env.MCP_TASKS);
+    taskStores.set(env, store);
+  }
+  return store;
+}
+
+function serverFor(env: Env) {
+  return buildServer({
+    taskStore: taskStoreOf(env),
+    requestStateSecret: env.REQUEST_STATE_SECRET,
+    nonceStore: new DurableObjectNonceStore(env.MCP_NONCES),
+  });
+}
+
+export const McpSession = defineMcpSessionObject<Env>({ server: serverFor });
+export const McpTasks = defineMcpTaskObject();
+export const McpNonces = defineMcpNonceObject();
+
+export default createMcpWorker<Env>({
+  server: serverFor,
+  sessions: 'MCP_SESSIONS',
+  waitUntil: (env) => taskStoreOf(env).settled(),
+});

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
+import { Log, LogLevel, Miniflare } from 'miniflare';
 
 /** Bundles a Worker entry of this app (ESM, web-standard). */
 export async function bundleWorker(entry: string): Promise<string> {
@@ -46,8 +46,16 @@ export async function startWorkers(script: string, options: { persist?: string }
     script,
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ['nodejs_compat_v2'],
+    bindings: { REQUEST_STATE_SECRET: 'edge-test-secret-0123456789abcdef' },
   };
+  const objects = (scriptName?: string) => ({
+    MCP_SESSIONS: { className: 'McpSession', useSQLite: true, ...(scriptName === undefined ? {} : { scriptName }) },
+    MCP_TASKS: { className: 'McpTasks', useSQLite: true, ...(scriptName === undefined ? {} : { scriptName }) },
+    MCP_NONCES: { className: 'McpNonces', useSQLite: true, ...(scriptName === undefined ? {} : { scriptName }) },
+  });
   const mf = new Miniflare({
+    // EDGE_DEBUG=1 shows the Workers' console (errors of the server go there).
+    ...(process.env.EDGE_DEBUG ? { log: new Log(LogLevel.DEBUG) } : {}),
     host: '127.0.0.1',
     port: 0,
     durableObjectsPersist: persist,
@@ -55,12 +63,12 @@ export async function startWorkers(script: string, options: { persist?: string }
       {
         ...common,
         name: 'a',
-        durableObjects: { MCP_SESSIONS: { className: 'McpSession', useSQLite: true } },
+        durableObjects: objects(),
       },
       {
         ...common,
         name: 'b',
-        durableObjects: { MCP_SESSIONS: { className: 'McpSession', scriptName: 'a', useSQLite: true } },
+        durableObjects: objects('a'),
       },
     ],
   });

@@ -38,6 +38,11 @@ export interface McpWorkerOptions<Env> {
    * as `ctx.auth`, in the Worker and in the session object.
    */
   authenticate?: (request: Request, env: Env) => WorkerAuthResult | Promise<WorkerAuthResult>;
+  /**
+   * Work the Worker keeps running after each response (`ctx.waitUntil`), e.g. `TaskObjectStore.settled()` so a task
+   * started by a request runs to its end after the request's response went out.
+   */
+  waitUntil?: (env: Env) => Promise<unknown> | undefined;
   /** Options of the stateless handler in the Worker (`sessions` is always off there). */
   handler?: Omit<StreamableHttpHandlerOptions, 'sessions' | 'sessionStore' | 'bus'>;
 }
@@ -86,45 +91,52 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
   };
 
   return {
-    async fetch(request, env) {
-      if (new URL(request.url).pathname !== path) return jsonRpcError(404, `Not found: the MCP endpoint is ${path}`);
-      let auth: AuthInfo | undefined;
-      if (options.authenticate !== undefined) {
-        const outcome = await options.authenticate(request, env);
-        if (outcome instanceof Response) return outcome;
-        auth = outcome;
-      }
-      const namespace =
-        options.sessions === undefined
-          ? undefined
-          : ((env as Record<string, unknown>)[options.sessions] as DurableObjectNamespaceLike | undefined);
-      if (options.sessions !== undefined && namespace === undefined) {
-        throw new TypeError(
-          `createMcpWorker: env.${options.sessions} is not bound; declare the Durable Object binding in wrangler.toml`,
-        );
-      }
-      const sessionHeader = request.headers.get('mcp-session-id');
-      if (namespace !== undefined && sessionHeader !== null) {
-        return toSession(namespace, request, sessionHeader, auth);
-      }
-      if (
-        namespace === undefined ||
-        request.method !== 'POST' ||
-        isModernVersion(request.headers.get('mcp-protocol-version'))
-      ) {
-        return handlerFor(env).handle(request, auth === undefined ? undefined : { auth });
-      }
-      // A legacy POST without a session: only `initialize` opens one. The body is read here (bounded) to tell.
-      const text = await readBounded(request, maxBodyBytes);
-      if (text === undefined) {
-        return jsonRpcError(413, `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes`);
-      }
-      const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
-      if (!opensSession(text)) return handlerFor(env).handle(forward, auth === undefined ? undefined : { auth });
-      const objectId = namespace.newUniqueId();
-      return fromSession(objectId.toString(), await namespace.get(objectId).fetch(withAuth(forward, auth)));
+    async fetch(request, env, ctx) {
+      const response = await route(request, env);
+      const pending = options.waitUntil?.(env);
+      if (pending !== undefined) ctx?.waitUntil(pending);
+      return response;
     },
   };
+
+  async function route(request: Request, env: Env): Promise<Response> {
+    if (new URL(request.url).pathname !== path) return jsonRpcError(404, `Not found: the MCP endpoint is ${path}`);
+    let auth: AuthInfo | undefined;
+    if (options.authenticate !== undefined) {
+      const outcome = await options.authenticate(request, env);
+      if (outcome instanceof Response) return outcome;
+      auth = outcome;
+    }
+    const namespace =
+      options.sessions === undefined
+        ? undefined
+        : ((env as Record<string, unknown>)[options.sessions] as DurableObjectNamespaceLike | undefined);
+    if (options.sessions !== undefined && namespace === undefined) {
+      throw new TypeError(
+        `createMcpWorker: env.${options.sessions} is not bound; declare the Durable Object binding in wrangler.toml`,
+      );
+    }
+    const sessionHeader = request.headers.get('mcp-session-id');
+    if (namespace !== undefined && sessionHeader !== null) {
+      return toSession(namespace, request, sessionHeader, auth);
+    }
+    if (
+      namespace === undefined ||
+      request.method !== 'POST' ||
+      isModernVersion(request.headers.get('mcp-protocol-version'))
+    ) {
+      return handlerFor(env).handle(request, auth === undefined ? undefined : { auth });
+    }
+    // A legacy POST without a session: only `initialize` opens one. The body is read here (bounded) to tell.
+    const text = await readBounded(request, maxBodyBytes);
+    if (text === undefined) {
+      return jsonRpcError(413, `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes`);
+    }
+    const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+    if (!opensSession(text)) return handlerFor(env).handle(forward, auth === undefined ? undefined : { auth });
+    const objectId = namespace.newUniqueId();
+    return fromSession(objectId.toString(), await namespace.get(objectId).fetch(withAuth(forward, auth)));
+  }
 }
 
 async function toSession(
