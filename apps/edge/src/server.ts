@@ -67,6 +67,10 @@ export function buildServer(state: EdgeServerState = {}): McpServer {
     content: [{ type: 'text', text: runtimeName() }],
   }));
 
+  server.registerTool('whoami', { description: 'Names the authenticated subject' }, (_args, ctx) => ({
+    content: [{ type: 'text', text: ctx.auth?.subject ?? 'anonymous' }],
+  }));
+
   server.registerTool(
     'countdown',
     {

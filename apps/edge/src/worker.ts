@@ -31,7 +31,8 @@ function taskStoreOf(env: Env): TaskObjectStore {
   return store;
 }
 
-function serverFor(env: Env) {
+/** The server of one isolate, its state on the platform. */
+export function serverFor(env: Env) {
   return buildServer({
     taskStore: taskStoreOf(env),
     requestStateSecret: env.REQUEST_STATE_SECRET,

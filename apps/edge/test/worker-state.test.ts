@@ -14,7 +14,7 @@ const persist = mkdtempSync(join(tmpdir(), 'mcpkit-edge-state-'));
 let script: string;
 let workers: RunningWorkers;
 beforeAll(async () => {
-  script = await bundleWorker('worker.ts');
+  script = await bundleWorker('src/worker.ts');
   workers = await startWorkers(script, { persist });
 }, 30_000);
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { bundleWorker, type RunningWorkers, startWorkers } from './workerd';
 
 let workers: RunningWorkers;
 beforeAll(async () => {
-  workers = await startWorkers(await bundleWorker('worker.ts'));
+  workers = await startWorkers(await bundleWorker('src/worker.ts'));
 }, 30_000);
 afterAll(async () => {
   await workers?.dispose();

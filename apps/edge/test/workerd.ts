@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 
-/** Bundles a Worker entry of this app (ESM, web-standard). */
+/** Bundles a Worker entry of this app (a path from the app folder; ESM, web-standard). */
 export async function bundleWorker(entry: string): Promise<string> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL(`../src/${entry}`, import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
     bundle: true,
     write: false,
     format: 'esm',
@@ -38,7 +38,10 @@ export interface RunningWorkers {
 }
 
 /** Starts the bundled Worker in workerd; `persist` keeps Durable Object storage in that folder across restarts. */
-export async function startWorkers(script: string, options: { persist?: string } = {}): Promise<RunningWorkers> {
+export async function startWorkers(
+  script: string,
+  options: { persist?: string; bindings?: Record<string, string> } = {},
+): Promise<RunningWorkers> {
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'mcpkit-edge-'));
   const owned = options.persist === undefined;
   const common = {
@@ -46,7 +49,7 @@ export async function startWorkers(script: string, options: { persist?: string }
     script,
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ['nodejs_compat_v2'],
-    bindings: { REQUEST_STATE_SECRET: 'edge-test-secret-0123456789abcdef' },
+    bindings: { REQUEST_STATE_SECRET: 'edge-test-secret-0123456789abcdef', ...options.bindings },
   };
   const objects = (scriptName?: string) => ({
     MCP_SESSIONS: { className: 'McpSession', useSQLite: true, ...(scriptName === undefined ? {} : { scriptName }) },
