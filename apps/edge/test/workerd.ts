@@ -40,7 +40,7 @@ export interface RunningWorkers {
 /** Starts the bundled Worker in workerd; `persist` keeps Durable Object storage in that folder across restarts. */
 export async function startWorkers(
   script: string,
-  options: { persist?: string; bindings?: Record<string, string> } = {},
+  options: { persist?: string; bindings?: Record<string, string>; port?: number } = {},
 ): Promise<RunningWorkers> {
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'mcpkit-edge-'));
   const owned = options.persist === undefined;
@@ -60,7 +60,7 @@ export async function startWorkers(
     // EDGE_DEBUG=1 shows the Workers' console (errors of the server go there).
     ...(process.env.EDGE_DEBUG ? { log: new Log(LogLevel.DEBUG) } : {}),
     host: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     durableObjectsPersist: persist,
     workers: [
       {
