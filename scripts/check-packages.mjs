@@ -30,6 +30,7 @@ const layers = {
   skills: 3,
   middleware: 3,
   'store-redis': 4,
+  cloudflare: 4,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

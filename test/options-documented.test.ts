@@ -19,6 +19,7 @@ const PACKAGES = [
   'skills',
   'middleware',
   'store-redis',
+  'cloudflare',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;
 

@@ -19,6 +19,8 @@ const RUNS_ANYWHERE = [
   '@mcpkit/tasks',
   '@mcpkit/middleware',
   '@mcpkit/skills',
+  // The Worker entry and the Durable Object classes: workerd runs them.
+  '@mcpkit/cloudflare',
 ] as const;
 
 const root = join(import.meta.dirname, '..');
