@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 
 /** Bundles a Worker entry of this app (a path from the app folder; ESM, web-standard). */
-export async function bundleWorker(entry: string): Promise<string> {
+export async function bundleWorker(entry: string, plugins: Plugin[] = []): Promise<string> {
   const result = await build({
     entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
     bundle: true,
@@ -21,6 +21,9 @@ export async function bundleWorker(entry: string): Promise<string> {
     mainFields: ['module', 'main'],
     conditions: ['@mcpkit/source', 'workerd', 'worker', 'browser', 'import', 'default'],
     logLevel: 'silent',
+    // Left to workerd's Node compatibility (nodejs_compat_v2), which provides the node: modules it supports.
+    external: ['node:*'],
+    plugins,
   });
   return result.outputFiles[0]!.text;
 }

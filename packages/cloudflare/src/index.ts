@@ -12,7 +12,12 @@ export type {
   SqlCursorLike,
   SqlStorageLike,
 } from './platform';
-export { defineMcpSessionObject, type McpSessionObject, type McpSessionObjectOptions } from './session-object';
+export {
+  defineMcpSessionObject,
+  type McpSessionObject,
+  type McpSessionObjectOptions,
+  type SessionObjectEndpoint,
+} from './session-object';
 export { defineMcpTaskObject, type McpTaskObjectOptions, TaskObjectStore } from './task-object';
 export { DurableObjectTaskStore, type DurableObjectTaskStoreOptions } from './task-store';
 export { createMcpWorker, type McpWorker, type McpWorkerOptions, type WorkerAuthResult } from './worker';

@@ -1,4 +1,5 @@
-import type { McpToolServer, Server } from '@mcpkit/server';
+import type { RequestId } from '@mcpkit/jsonrpc-core';
+import type { McpToolServer, Server, ServerSession } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
@@ -18,10 +19,16 @@ import { authFromHeader } from './routing';
 // in-memory session ends with it, and the next request gets 404 (the spec's "initialize again"). The alarm then
 // deletes the session's stored events, so an abandoned session leaves nothing behind.
 
+/** What a session object's server may call on the handler that serves it (the handler is made after the server). */
+export interface SessionObjectEndpoint {
+  /** `closeSseStream` of the session's handler: ends a request's SSE stream (SSE polling); the client resumes. */
+  closeSseStream(ctx: { session?: ServerSession | undefined; requestId: RequestId }): boolean;
+}
+
 /** Options for {@link defineMcpSessionObject}. */
 export interface McpSessionObjectOptions<Env> {
-  /** Builds the server for one session object (called once, when the object starts). */
-  server: (env: Env) => McpToolServer | Server;
+  /** Builds the server for one session object (called once, when the object starts; it may be async). */
+  server: (env: Env, endpoint: SessionObjectEndpoint) => McpToolServer | Server | Promise<McpToolServer | Server>;
   /** Options of the session's handler (sessions are always on; the event store is the object's storage). */
   handler?: Omit<StreamableHttpHandlerOptions, 'sessions' | 'eventStore' | 'sessionStore' | 'bus'>;
   /** Bounds of the stored events. */
@@ -32,8 +39,6 @@ export interface McpSessionObjectOptions<Env> {
 export interface McpSessionObject {
   fetch(request: Request): Promise<Response>;
   alarm(): Promise<void>;
-  /** The handler serving this object's session (for a tool that closes an SSE stream, `closeSseStream`). */
-  readonly handler: StreamableHttpHandler;
 }
 
 const DEFAULT_IDLE_MS = 30 * 60_000;
@@ -62,23 +67,32 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
 ) => McpSessionObject {
   const idleMs = options.handler?.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
   return class McpSessionDurableObject implements McpSessionObject {
-    readonly handler: StreamableHttpHandler;
     readonly #state: DurableObjectStateLike;
+    #handler: StreamableHttpHandler | undefined;
+    readonly #ready: Promise<StreamableHttpHandler>;
 
     constructor(state: DurableObjectStateLike, env: Env) {
       this.#state = state;
-      this.handler = createStreamableHttpHandler(options.server(env), {
-        ...options.handler,
-        sessions: true,
-        // One object, one session: a second `initialize` here would be a session nobody can route to.
-        maxSessions: 1,
-        eventStore: new DurableObjectEventStore(state.storage, options.events),
+      const endpoint: SessionObjectEndpoint = {
+        closeSseStream: (ctx) => this.#handler?.closeSseStream(ctx) ?? false,
+      };
+      // No request reaches the object before its server is built (an async factory may load things first).
+      this.#ready = state.blockConcurrencyWhile(async () => {
+        this.#handler = createStreamableHttpHandler(await options.server(env, endpoint), {
+          ...options.handler,
+          sessions: true,
+          // One object, one session: a second `initialize` here would be a session nobody can route to.
+          maxSessions: 1,
+          eventStore: new DurableObjectEventStore(state.storage, options.events),
+        });
+        return this.#handler;
       });
     }
 
     async fetch(request: Request): Promise<Response> {
+      const handler = await this.#ready;
       const auth = authFromHeader(request);
-      const response = await this.handler.handle(request, auth === undefined ? undefined : { auth });
+      const response = await handler.handle(request, auth === undefined ? undefined : { auth });
       // Every request pushes the clean-up back: it fires only after `idleMs` without one.
       await this.#state.storage.setAlarm(Date.now() + idleMs);
       if (request.method === 'DELETE' && response.ok) await this.#state.storage.deleteAll();
@@ -87,7 +101,7 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
 
     async alarm(): Promise<void> {
       // A live session (a stream still open or a call running) keeps its events; a gone one leaves nothing behind.
-      if (this.handler.sessionCount > 0) {
+      if ((await this.#ready).sessionCount > 0) {
         await this.#state.storage.setAlarm(Date.now() + idleMs);
         return;
       }

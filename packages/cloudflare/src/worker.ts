@@ -20,10 +20,10 @@ export type WorkerAuthResult = AuthInfo | Response | undefined;
 /** Options for {@link createMcpWorker}. */
 export interface McpWorkerOptions<Env> {
   /**
-   * Builds the server once per isolate (and environment). Keep it cheap and free of I/O: it runs on the first
-   * request an isolate receives.
+   * Builds the server once per isolate (and environment), on the first request the isolate receives; it may be
+   * async (the first request waits for it).
    */
-  server: (env: Env) => McpToolServer | Server;
+  server: (env: Env) => McpToolServer | Server | Promise<McpToolServer | Server>;
   /**
    * The name of the Durable Object binding of {@link defineMcpSessionObject} in `env` (e.g. `'MCP_SESSIONS'`). With
    * it, legacy clients get sessions (server→client requests, the GET stream, resumption, subscriptions); without it,
@@ -79,13 +79,17 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.handler?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // An isolate may serve several environments in tests; one handler per env object, built on first use.
-  const handlers = new WeakMap<object, StreamableHttpHandler>();
-  const handlerFor = (env: Env): StreamableHttpHandler => {
+  const handlers = new WeakMap<object, Promise<StreamableHttpHandler>>();
+  const handlerFor = (env: Env): Promise<StreamableHttpHandler> => {
     const key = (env ?? handlers) as object;
     let handler = handlers.get(key);
     if (handler === undefined) {
-      handler = createStreamableHttpHandler(options.server(env), { ...options.handler, sessions: false });
+      handler = Promise.resolve(options.server(env)).then((server) =>
+        createStreamableHttpHandler(server, { ...options.handler, sessions: false }),
+      );
       handlers.set(key, handler);
+      // A factory that failed is tried again by the next request.
+      handler.catch(() => handlers.delete(key));
     }
     return handler;
   };
@@ -125,7 +129,7 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
       request.method !== 'POST' ||
       isModernVersion(request.headers.get('mcp-protocol-version'))
     ) {
-      return handlerFor(env).handle(request, auth === undefined ? undefined : { auth });
+      return (await handlerFor(env)).handle(request, auth === undefined ? undefined : { auth });
     }
     // A legacy POST without a session: only `initialize` opens one. The body is read here (bounded) to tell.
     const text = await readBounded(request, maxBodyBytes);
@@ -133,7 +137,7 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
       return jsonRpcError(413, `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes`);
     }
     const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
-    if (!opensSession(text)) return handlerFor(env).handle(forward, auth === undefined ? undefined : { auth });
+    if (!opensSession(text)) return (await handlerFor(env)).handle(forward, auth === undefined ? undefined : { auth });
     const objectId = namespace.newUniqueId();
     return fromSession(objectId.toString(), await namespace.get(objectId).fetch(withAuth(forward, auth)));
   }
