@@ -30,6 +30,15 @@ export interface McpWorkerOptions<Env> {
    * every legacy request is served on its own (legacy stateless mode).
    */
   sessions?: string;
+  /**
+   * Serve every request without a session in one Durable Object instead of the isolate that got it: the name of a
+   * binding of {@link defineMcpSessionObject}'s class (it may be the `sessions` one). workerd forbids a request to
+   * touch another request's streams or signals, so in the isolates a 2026-07-28 `subscriptions/listen` stream never
+   * hears of a list change another request makes, and `tasks/cancel` cannot stop a task another request started; in
+   * one object both work. The price: one object's throughput for all of those requests. Legacy requests without a
+   * session then need one (400), as with `createStreamableHttpHandler`'s default.
+   */
+  hub?: string;
   /** The MCP endpoint's path; other paths get 404. Default `/mcp`. */
   path?: string;
   /**
@@ -124,6 +133,10 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
     if (namespace !== undefined && sessionHeader !== null) {
       return toSession(namespace, request, sessionHeader, auth);
     }
+    const hub = options.hub === undefined ? undefined : bindingOf(env, options.hub);
+    if (hub !== undefined && !isInitialize(request)) {
+      return hub.get(hub.idFromName(HUB_NAME)).fetch(withAuth(request, auth));
+    }
     if (
       namespace === undefined ||
       request.method !== 'POST' ||
@@ -137,10 +150,34 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
       return jsonRpcError(413, `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes`);
     }
     const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
-    if (!opensSession(text)) return (await handlerFor(env)).handle(forward, auth === undefined ? undefined : { auth });
+    if (!opensSession(text)) {
+      if (hub !== undefined) return hub.get(hub.idFromName(HUB_NAME)).fetch(withAuth(forward, auth));
+      return (await handlerFor(env)).handle(forward, auth === undefined ? undefined : { auth });
+    }
     const objectId = namespace.newUniqueId();
     return fromSession(objectId.toString(), await namespace.get(objectId).fetch(withAuth(forward, auth)));
   }
+}
+
+const HUB_NAME = 'mcpkit-hub';
+
+function bindingOf(env: unknown, name: string): DurableObjectNamespaceLike {
+  const binding = (env as Record<string, unknown>)[name] as DurableObjectNamespaceLike | undefined;
+  if (binding === undefined) {
+    throw new TypeError(
+      `createMcpWorker: env.${name} is not bound; declare the Durable Object binding in wrangler.toml`,
+    );
+  }
+  return binding;
+}
+
+/** Whether a request may be a legacy `initialize` (a POST without a session and without a 2026-07-28 header). */
+function isInitialize(request: Request): boolean {
+  return (
+    request.method === 'POST' &&
+    request.headers.get('mcp-session-id') === null &&
+    !isModernVersion(request.headers.get('mcp-protocol-version'))
+  );
 }
 
 async function toSession(
