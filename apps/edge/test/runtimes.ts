@@ -23,6 +23,23 @@ export function runtimeBinary(runtime: 'bun' | 'deno'): string | undefined {
   }
 }
 
+/** The arguments that run this app's entry for `runtime`, from the app folder. */
+export function runtimeArgs(runtime: 'bun' | 'deno'): string[] {
+  return runtime === 'bun'
+    ? ['--conditions=@mcpkit/source', 'src/bun.ts']
+    : // The workspace's sources import without extensions (bundler style): Deno needs --sloppy-imports for them.
+      [
+        'run',
+        '--allow-net',
+        '--allow-env',
+        '--allow-read',
+        '--sloppy-imports',
+        '--no-lock',
+        '--conditions=@mcpkit/source',
+        'src/deno.ts',
+      ];
+}
+
 export interface RunningRuntime {
   readonly url: URL;
   stop(): Promise<void>;
@@ -30,20 +47,7 @@ export interface RunningRuntime {
 
 /** Runs src/<runtime>.ts on port 0 and waits for its "listening on" line. */
 export async function startRuntime(runtime: 'bun' | 'deno', binary: string, tmp: string): Promise<RunningRuntime> {
-  const args =
-    runtime === 'bun'
-      ? ['--conditions=@mcpkit/source', 'src/bun.ts']
-      : // The workspace's sources import without extensions (bundler style): Deno needs --sloppy-imports for them.
-        [
-          'run',
-          '--allow-net',
-          '--allow-env',
-          '--allow-read',
-          '--sloppy-imports',
-          '--no-lock',
-          '--conditions=@mcpkit/source',
-          'src/deno.ts',
-        ];
+  const args = runtimeArgs(runtime);
   const child: ChildProcess = spawn(binary, args, {
     cwd: APP,
     stdio: ['ignore', 'pipe', 'pipe'],
