@@ -41,6 +41,7 @@ const layers = {
   testing: 4,
   cli: 5,
   'create-mcpkit': 6,
+  cloudflare: 4,
 };
 
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -24,6 +24,7 @@ const PACKAGES = [
   'store-redis',
   'testing',
   'cli',
+  'cloudflare',
 ];
 const OPTION_TYPES = /(Options|Config|Callbacks|Handlers)$/;
 

@@ -27,6 +27,8 @@ const RUNS_ANYWHERE = [
   '@mcpkit/gateway',
   // The contract suite, connectInMemory and the wire checker (its schemas are bundled, not read from disk).
   '@mcpkit/testing',
+  // The Worker entry and the Durable Object classes: workerd runs them.
+  '@mcpkit/cloudflare',
 ] as const;
 
 const root = join(import.meta.dirname, '..');

@@ -424,3 +424,19 @@ describe('compareRequestHeaders', () => {
     expect(compareRequestHeaders(headers, body)).toEqual({ ok: true });
   });
 });
+
+describe('header values and optional whitespace', () => {
+  it('ignores spaces and tabs around a Headers value, as RFC 9110 says (workerd keeps them)', () => {
+    const _meta = buildRequestMeta({ protocolVersion: '2026-07-28', clientCapabilities: {} });
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'deploy', arguments: {}, _meta } };
+    const raw: Record<string, string> = {
+      'mcp-protocol-version': '2026-07-28 ',
+      'mcp-method': ' tools/call\t',
+      'mcp-name': 'deploy  ',
+    };
+    const withGet = { get: (name: string) => raw[name.toLowerCase()] ?? null };
+    expect(compareRequestHeaders(withGet, body)).toEqual({ ok: true });
+    const other: Record<string, string> = { ...raw, 'mcp-name': ' other ' };
+    expect(compareRequestHeaders({ get: (name: string) => other[name] ?? null }, body)).toMatchObject({ ok: false });
+  });
+});

@@ -347,10 +347,22 @@ export type HeaderComparison = { ok: true } | { ok: false; detail: string; heade
 
 const DUPLICATE = Symbol('duplicate header');
 
+/**
+ * A fetch `Headers` value without the optional whitespace (space, tab) around it, which is not part of the value
+ * (RFC 9110 §5.5). Fetch's `Headers` strips it in Node, but workerd's keeps it. A plain record is taken as is.
+ */
+function withoutOws(value: string): string {
+  const last = value.length - 1;
+  if (last < 0) return value;
+  const first = value.charCodeAt(0);
+  const end = value.charCodeAt(last);
+  return first === 32 || first === 9 || end === 32 || end === 9 ? value.replace(/^[ \t]+|[ \t]+$/g, '') : value;
+}
+
 function readHeader(headers: HeaderSource, name: string): string | undefined | typeof DUPLICATE {
   if (typeof headers.get === 'function') {
     const value = (headers as { get(name: string): string | null }).get(name);
-    return value === null ? undefined : value;
+    return value === null ? undefined : withoutOws(value);
   }
   const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
   const wanted = name.toLowerCase();

@@ -41,7 +41,13 @@ import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } f
 import { ServerNotificationContext } from './notification-context';
 import { type ConnectOptions, type NegotiatedSession, ServerSession, sendOutbound } from './session';
 
-const NEVER_ABORTED = new AbortController().signal;
+// Made on first use, not at import: workerd (Cloudflare Workers) refuses to create an AbortController at module scope.
+let never: AbortSignal | undefined;
+
+function neverAborted(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
+}
 const NO_INFO: MessageInfo = Object.freeze({});
 
 /** Options for `Server`. */
@@ -475,7 +481,7 @@ export class Server {
       era?: Era;
     } = {},
   ): Promise<JsonRpcResponse | undefined> {
-    const signal = options.signal ?? NEVER_ABORTED;
+    const signal = options.signal ?? neverAborted();
     const notify = options.notify;
     const ctx: DispatchContext = {
       requestId: request.id,

@@ -11,7 +11,13 @@ const NO_PARAMS: readonly McpHeaderParam[] = Object.freeze([]);
 const MAX_PAGES = 100;
 /** How many invalid declarations are remembered as reported (each is reported once). */
 const MAX_REPORTED = 1000;
-const NEVER = new AbortController().signal;
+// Made on first use, not at import: workerd (Cloudflare Workers) refuses to create an AbortController at module scope.
+let never: AbortSignal | undefined;
+
+function neverAborted(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
+}
 
 function listRequest(cursor: string | undefined): JsonRpcRequest {
   const params: Record<string, unknown> = {
@@ -24,9 +30,15 @@ function listRequest(cursor: string | undefined): JsonRpcRequest {
 const FIRST_PAGE = listRequest(undefined);
 
 function dispatchContext(request: JsonRpcRequest): DispatchContext {
-  return { requestId: 0, message: request, signal: NEVER, info: {}, notify: () => Promise.resolve(), internal: true };
+  return {
+    requestId: 0,
+    message: request,
+    signal: neverAborted(),
+    info: {},
+    notify: () => Promise.resolve(),
+    internal: true,
+  };
 }
-const FIRST_CONTEXT = dispatchContext(FIRST_PAGE);
 
 /** Tool name → its `x-mcp-header` declarations, kept in step with the server's `tools/list`. */
 export class ToolHeaderIndex {
@@ -43,7 +55,7 @@ export class ToolHeaderIndex {
   async lookup(name: string): Promise<readonly McpHeaderParam[]> {
     let first: { tools?: unknown; nextCursor?: unknown };
     try {
-      first = (await this.#server.dispatch(FIRST_PAGE, FIRST_CONTEXT, undefined)) as typeof first;
+      first = (await this.#server.dispatch(FIRST_PAGE, dispatchContext(FIRST_PAGE), undefined)) as typeof first;
     } catch {
       return NO_PARAMS; // no tools capability or no tools/list: nothing is declared
     }
