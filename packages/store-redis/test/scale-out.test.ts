@@ -53,7 +53,10 @@ describe.skipIf(noRedis)('scale-out over Redis', () => {
         }),
       );
       mcp.registerTool('ask', { inputSchema: { type: 'object' } }, async (_args, ctx) => {
-        const answer = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+        const answer = await ctx.elicit({
+          message: 'Name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        });
         return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
       });
       setup?.(mcp, redis);
