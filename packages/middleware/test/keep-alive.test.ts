@@ -100,6 +100,8 @@ describe('keepClientAlive', () => {
       expect(error).toBeInstanceOf(ConnectionClosedError);
       expect(error.message).toContain('Closed by keep-alive: 2 pings in a row got no answer within 40 ms');
       expect(error.cause).toBeInstanceOf(KeepAliveError);
+      // onClose runs once the client's close has finished, which may be a turn after the pending call failed.
+      await until(() => closed.length === 1);
       expect(closed).toHaveLength(1);
       expect(client.connected).toBe(false);
     } finally {

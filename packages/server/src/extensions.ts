@@ -1,10 +1,13 @@
-import { LATEST_PROTOCOL_VERSION, methodAvailability } from '@mcpkit/protocol';
+import type { JsonRpcRequest, JsonRpcResponse } from '@mcpkit/jsonrpc-core';
+import { LATEST_PROTOCOL_VERSION, methodAvailability, type ServerCapabilities } from '@mcpkit/protocol';
+import type { HandleOptions } from './handle-options';
 import type { ServerRequestHandler } from './handlers';
+import type { ListenStream } from './listen-stream';
 import { forMethod, type NamePattern } from './middleware/filters';
 import type { ServerMiddleware } from './middleware/types';
 import type { ServerNotificationContext } from './notification-context';
 import { RegistrationError } from './registry';
-import type { Server } from './server';
+import type { ConnectOptions, NegotiatedSession, ServerSession } from './session';
 
 /**
  * Middleware of an extension that sees only the methods it names (requests and notifications): the extension's own
@@ -24,13 +27,28 @@ export interface ScopedMiddleware {
 export type ExtensionMiddleware = ServerMiddleware | ScopedMiddleware;
 
 /**
+ * The part of the `Server` an extension is handed at install: what it may do beyond its own methods. (Named here,
+ * not imported, because `server.ts` imports this file; the `Server` class is what is passed.)
+ */
+export interface ExtensionServer {
+  /** Runs one request through the era rules, the middleware and its handler, as the stateless path does. */
+  handle(request: JsonRpcRequest, options?: HandleOptions): Promise<JsonRpcResponse | undefined>;
+  /** Opens a stand-in session of a negotiated version (a task's detached run, a replay). */
+  openSession(negotiated: NegotiatedSession, options?: ConnectOptions): ServerSession;
+  /** Adds to what the server advertises. */
+  registerCapabilities(capabilities: ServerCapabilities): void;
+  /** The 2026-07-28 `subscriptions/listen` streams open now. */
+  readonly listenStreams: ReadonlySet<ListenStream>;
+}
+
+/**
  * What an extension gets when it is installed: the server it extends (to register capabilities, run a request again
  * through the era rules and middleware with `server.handle`, open a stand-in session with `server.openSession`, read
  * `listenStreams`), and the object `extend` was called on (`host`: the `Server`, or the `McpToolServer` / `McpServer`
  * over it, whose registries an extension may read).
  */
 export interface ServerExtensionContext<H = unknown> {
-  readonly server: Server;
+  readonly server: ExtensionServer;
   readonly host: H;
 }
 

@@ -11,7 +11,8 @@ export {
   ServerRequestContext,
 } from './context';
 export type { CacheableMethod, CacheHint } from './era-rules';
-export type { ScopedMiddleware, ServerExtension, ServerExtensionContext } from './extensions';
+export type { ExtensionServer, ScopedMiddleware, ServerExtension, ServerExtensionContext } from './extensions';
+export type { HandleOptions } from './handle-options';
 export { InputRounds, type InputRoundsOptions } from './input-rounds';
 export { compileSchema, jsonSchemaCompiler } from './json-schema';
 export type { InferJsonSchema } from './json-schema-types';

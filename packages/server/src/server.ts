@@ -32,6 +32,7 @@ import type { EraHost, EraStrategy } from './eras/era-host';
 import { LegacyEra } from './eras/legacy-era';
 import { ModernEra } from './eras/modern-era';
 import { checkExtension, extensionLayers, type ServerExtension } from './extensions';
+import type { HandleOptions } from './handle-options';
 import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
 import type { InputRounds } from './input-rounds';
 import type { ListenStream } from './listen-stream';
@@ -463,24 +464,7 @@ export class Server {
    * @example
    * const response = await server.handle(body, { info: { auth }, signal: request.signal, notify: (n) => stream.write(n) });
    */
-  async handle(
-    request: JsonRpcRequest,
-    options: {
-      info?: MessageInfo;
-      signal?: AbortSignal;
-      notify?: (notification: {
-        jsonrpc: '2.0';
-        method: string;
-        params?: Record<string, unknown>;
-      }) => void | Promise<void>;
-      session?: ServerSession;
-      /**
-       * The era the transport decided for this request (it read the envelope to route it): passed down so the server
-       * does not decide again. Default: the server decides (the session's fixed era, else the envelope).
-       */
-      era?: Era;
-    } = {},
-  ): Promise<JsonRpcResponse | undefined> {
+  async handle(request: JsonRpcRequest, options: HandleOptions = {}): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? neverAborted();
     const notify = options.notify;
     const ctx: DispatchContext = {

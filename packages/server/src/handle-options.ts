@@ -1,0 +1,16 @@
+import type { MessageInfo } from '@mcpkit/jsonrpc-core';
+import type { Era } from '@mcpkit/protocol';
+import type { ServerSession } from './session';
+
+/** Options of `Server.handle`: one request run with no long-lived peer (stateless HTTP, an extension's replay). */
+export interface HandleOptions {
+  info?: MessageInfo;
+  signal?: AbortSignal;
+  notify?: (notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => void | Promise<void>;
+  session?: ServerSession;
+  /**
+   * The era the transport decided for this request (it read the envelope to route it): passed down so the server
+   * does not decide again. Default: the server decides (the session's fixed era, else the envelope).
+   */
+  era?: Era;
+}
