@@ -2,7 +2,8 @@ import type { Client } from '@mcpkit/client';
 import { JsonRpcError } from '@mcpkit/jsonrpc-core';
 import type { McpServer, ServerContext, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { GatewayError } from './gateway-error';
-import { Mount, type MountOptions, type UpstreamConnection } from './mount';
+import { Mount } from './mount';
+import type { MountOptions, UpstreamConnection } from './mount-options';
 
 /** Options of `new Gateway(server, options)`. */
 export interface GatewayOptions {

@@ -4,11 +4,6 @@
 export type { ItemFilter, NameRule } from './filter';
 export { Gateway, type GatewayOptions } from './gateway';
 export { GatewayError } from './gateway-error';
-export {
-  Mount,
-  type MountOptions,
-  type MountStatus,
-  type ReconnectPolicy,
-  type UpstreamConnection,
-} from './mount';
+export { Mount } from './mount';
+export type { MountOptions, MountStatus, ReconnectPolicy, UpstreamConnection } from './mount-options';
 export { MountNames } from './names';

@@ -3,7 +3,7 @@ import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import { StdioClientTransport } from '@mcpkit/transport-stdio';
 import { WebSocketClientTransport, type WebSocketConstructor } from '@mcpkit/transport-websocket';
 import { WebSocket as NodeWebSocket } from 'ws';
-import type { UpstreamConnection } from '../mount';
+import type { UpstreamConnection } from '../mount-options';
 
 /**
  * Where an upstream is: a command the gateway spawns (stdio), or a URL (`http:`/`https:`: Streamable HTTP;

@@ -1,0 +1,136 @@
+// How one downstream request crosses to a mount's upstream and what crosses back while it runs: progress,
+// cancellation, the log level, questions to the user (in a 2026-07-28 input round, or a legacy upstream's own
+// requests) and log messages. It keeps the requests in flight, because a legacy upstream's messages name none.
+import type { Client, InputHandlers } from '@mcpkit/client';
+import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import type { ServerRequestContext } from '@mcpkit/server';
+import { resultForDownstream, upstreamCapabilities, upstreamLogLevel } from './era-translation';
+
+/** The requests during which a server may ask its client (the spec's, and the ones 2026-07-28 lets answer input_required). */
+const ASKING_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** `_meta` keys that belong to one hop (the envelope, progress): the gateway sets its own upstream. */
+function forwardableMeta(ctx: ServerRequestContext): Record<string, unknown> | undefined {
+  const meta = (ctx.params?._meta ?? undefined) as Record<string, unknown> | undefined;
+  if (meta === undefined) return undefined;
+  let forwarded: Record<string, unknown> | undefined;
+  for (const key of Object.keys(meta)) {
+    if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) continue;
+    forwarded ??= {};
+    forwarded[key] = meta[key];
+  }
+  return forwarded;
+}
+
+/** The forwarded requests of one mount, and where the upstream's messages outside them go. */
+export class UpstreamRequests {
+  readonly #namespace: string;
+  readonly #extensions: Record<string, readonly string[]> | undefined;
+  /** Downstream requests being forwarded now, oldest first: where the upstream's legacy asks and log messages go. */
+  readonly #inFlight = new Set<ServerRequestContext>();
+
+  constructor(namespace: string, extensions: Record<string, readonly string[]> | undefined) {
+    this.#namespace = namespace;
+    this.#extensions = extensions;
+  }
+
+  /**
+   * Sends one downstream request upstream on `client`; upstream JSON-RPC errors pass as they are, local failures
+   * become -32603 naming the mount. `onFailure` hears of every failure first (to take a closed upstream down).
+   */
+  async forward<R>(
+    client: Client,
+    ctx: ServerRequestContext,
+    method: string,
+    params: Record<string, unknown>,
+    onFailure: (error: unknown) => void,
+  ): Promise<R> {
+    // The downstream's envelope and progress token belong to its hop; only its other `_meta` keys travel on.
+    let upstreamParams = params;
+    if ('_meta' in params) {
+      const { _meta: _hop, ...rest } = params;
+      upstreamParams = rest;
+    }
+    const meta = forwardableMeta(ctx);
+    if (meta !== undefined) upstreamParams = { ...upstreamParams, _meta: meta };
+    // What only a 2026-07-28 upstream reads (per-request capabilities, input rounds) is built only for one.
+    const modern = client.era === 'modern';
+    this.#inFlight.add(ctx);
+    try {
+      const result = await client.request<R>(method, upstreamParams, {
+        signal: ctx.signal,
+        onProgress:
+          ctx.progressToken === undefined
+            ? undefined
+            : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
+        logLevel: upstreamLogLevel(ctx),
+        clientCapabilities: modern ? upstreamCapabilities(ctx, this.#extensions) : undefined,
+        inputHandlers: modern ? this.#askerFor(ctx) : undefined,
+        cache: false,
+      });
+      return resultForDownstream(result, ctx.era);
+    } catch (error) {
+      onFailure(error);
+      throw this.#failure(error, method);
+    } finally {
+      this.#inFlight.delete(ctx);
+    }
+  }
+
+  /**
+   * The downstream request a legacy upstream's question (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`) goes to; throws when no single asking request of this mount is in flight.
+   */
+  asker(method: string): ServerRequestContext {
+    const asker = this.#soleCaller();
+    if (asker === undefined || !ASKING_METHODS.has(asker.method)) {
+      const inFlight = this.#inFlight.size;
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InternalError,
+        inFlight === 0
+          ? `mcpkit gateway: no request of mount '${this.#namespace}' is in flight to answer ${method}`
+          : `mcpkit gateway: ${inFlight} requests of mount '${this.#namespace}' are in flight and ${method} names none of them; ask within a 2026-07-28 input round to be answered`,
+        { mount: this.#namespace, method, inFlight },
+      );
+    }
+    return asker;
+  }
+
+  /** Passes an upstream log message to the one request in flight, if there is exactly one. */
+  logged(params: LoggingMessageNotificationParams): void {
+    this.#soleCaller()
+      ?.log(params.level, params.data, params.logger)
+      .catch(() => {});
+  }
+
+  #askerFor(ctx: ServerRequestContext): InputHandlers {
+    return {
+      elicitation: (params, context) => ctx.elicit(params, { key: context.key }),
+      sampling: (params, context) => ctx.createMessage(params, { key: context.key }),
+      roots: (params, context) => ctx.listRoots(params, { key: context.key }),
+    };
+  }
+
+  /**
+   * The one forwarded request an upstream message outside any call belongs to. A legacy upstream's server→client
+   * request, and any upstream's log message, names no request of ours: with exactly one request in flight on this
+   * mount it is that one's; with several, guessing could show one caller another's question or log, so there is none.
+   */
+  #soleCaller(): ServerRequestContext | undefined {
+    if (this.#inFlight.size !== 1) return undefined;
+    for (const ctx of this.#inFlight) return ctx;
+    return undefined;
+  }
+
+  #failure(error: unknown, method: string): unknown {
+    if (JsonRpcError.is(error)) return error;
+    const reason = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown } | undefined)?.code;
+    return new JsonRpcError(
+      JsonRpcErrorCode.InternalError,
+      `mount '${this.#namespace}': ${method} failed upstream: ${reason}`,
+      { mount: this.#namespace, method, ...(typeof code === 'string' ? { reason: code } : {}) },
+    );
+  }
+}
