@@ -503,13 +503,10 @@ export class LeanClient {
   }
 
   /**
-   * Tells the server that the client's roots changed, so the `roots` handler now answers with a new list. Legacy
-   * (2024-11-05 … 2025-11-25): sends `notifications/roots/list_changed`; a server that uses roots asks `roots/list`
-   * again and gets the handler's new answer. 2026-07-28 has no such notification: a server asks for roots inside each
-   * request that needs them, so its next ask already gets the new list; nothing is sent and this resolves `false`.
-   *
-   * Needs a `roots` handler (which declares `roots: {listChanged: true}`), or `capabilities.roots.listChanged`;
-   * otherwise it throws `CapabilityError` and sends nothing.
+   * Tells the server that the client's roots changed. Legacy: sends `notifications/roots/list_changed` (the server asks
+   * `roots/list` again). 2026-07-28 has no such notification (a server asks for roots inside each request, so its next
+   * ask gets the new list): nothing is sent and this resolves `false`. Needs a `roots` handler (which declares
+   * `roots: {listChanged: true}`) or `capabilities.roots.listChanged`, else it throws `CapabilityError`, sending nothing.
    *
    * @example
    * ```ts
@@ -526,11 +523,9 @@ export class LeanClient {
   }
 
   /**
-   * Answers a set of input requests (`elicitation/create`, `sampling/createMessage`, `roots/list`) with the client's
-   * own `handlers`, concurrently, after checking each against the capabilities the client declared — what the client
-   * does itself for an `input_required` result. For extensions whose input requests arrive elsewhere (the tasks
-   * extension: a task's `inputRequests` on `tasks/get`). If one fails, the others are aborted and the first failure
-   * is thrown.
+   * Answers a set of input requests (elicitation, sampling, roots) with the client's own `handlers`, concurrently, each
+   * checked against the declared capabilities, as for an `input_required` result: for extensions whose input requests
+   * arrive elsewhere (a task's `inputRequests` on `tasks/get`). If one fails, the others are aborted and it is thrown.
    *
    * @example
    * ```ts
