@@ -91,6 +91,7 @@ const app = await Application.bootstrapWithPlugins({
   githubPages: false,
   hideGenerator: true,
   highlightLanguages: [
+    'toml',
     'bash',
     'console',
     'css',

@@ -31,6 +31,7 @@ export const ExitCode = {
   toolError: 6,
 } as const;
 
+/** The name of an exit code (`usage`, `connection`, …): what a `CliError` says went wrong. */
 export type ExitCodeName = keyof typeof ExitCode;
 
 /** An error the CLI reports itself: its message is printed as it is, and the process exits with `exitCode`. */

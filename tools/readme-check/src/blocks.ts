@@ -10,7 +10,7 @@
 //                            JSON parsed, the others shown as they are
 
 /** A language the checker knows; a block with no language, or another one, is a problem to fix. */
-export const LANGUAGES = ['ts', 'js', 'sh', 'json', 'text', 'http', 'diff'] as const;
+export const LANGUAGES = ['ts', 'js', 'sh', 'json', 'text', 'http', 'diff', 'toml'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** One fenced code block. */

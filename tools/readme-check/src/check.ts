@@ -33,9 +33,10 @@ export interface CheckReport {
 export const keyOf = (block: CodeBlock) => `${block.readme}#${block.index}`;
 
 const KNOWN_FLAGS = new Set(['run', 'sketch', 'output']);
-// Diagnostics a `sketch` block may have: names it uses without declaring them (placeholders), and the implicit `any`
+// Diagnostics a `sketch` block may have: names it uses without declaring them (placeholders, a runtime's globals such
+// as `Bun` or `Deno`), and the implicit `any`
 // of callback parameters that placeholders cause.
-const SKETCH_ALLOWED = new Set([2304, 2552, 18004, 7006, 7031]);
+const SKETCH_ALLOWED = new Set([2304, 2552, 2867, 2868, 18004, 7006, 7031]);
 
 /** Every tracked (or new, not ignored) README.md of the repository, but test fixtures. */
 export function readmesOf(root: string): string[] {
