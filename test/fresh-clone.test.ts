@@ -1,5 +1,7 @@
 // What a newcomer does first, on a fresh clone with only Node and npm: `npm install` (npm's own install, then the
-// postinstall hands the workspace over to pnpm), `npm run pack` (every package built and packed) and `npm run demo`.
+// postinstall hands the workspace over to pnpm), `npm run pack` (every package built and packed), `npm run demo` and
+// the other apps' demos as their READMEs give them. (Every other shell line of every README is checked statically by
+// tools/readme-check: scripts that exist, no bare pnpm, no registry install of @mcpkit packages.)
 // Issue 31 found `npm run pack` failing there with `turbo ENOENT` and `npm install` leaving the packages unlinked.
 //
 // The clone is of HEAD (in CI, the checkout under test; locally, uncommitted changes are not in it). Its build reads
@@ -29,7 +31,7 @@ terminal.TURBO_CACHE_DIR = join(root, '.turbo', 'cache');
 const inClone = (command: string, args: string[], timeout: number) =>
   run(command, args, { cwd: clone, env: terminal, timeout, maxBuffer: 64 * 1024 * 1024 });
 
-it('npm install, npm run pack and npm run demo work on a fresh clone', { timeout: 900_000 }, async () => {
+it('npm install, npm run pack and the demos work on a fresh clone', { timeout: 900_000 }, async () => {
   await run('git', ['clone', '--quiet', '--no-hardlinks', root, clone], { timeout: 60_000 });
 
   await inClone('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], 300_000);
@@ -47,4 +49,9 @@ it('npm install, npm run pack and npm run demo work on a fresh clone', { timeout
 
   const demo = await inClone('npm', ['run', 'demo'], 180_000);
   expect(demo.stdout).toContain('What next');
+
+  // The other demos, as their READMEs say to run them from the root (tasks-demo once failed here: it loaded dist/).
+  // Each exits non-zero when a step does not behave as it describes.
+  await inClone('npx', ['pnpm', '--filter', '@mcpkit/app-tasks-demo', 'demo', '--', '--quick'], 180_000);
+  await inClone('npx', ['pnpm', '--filter', '@mcpkit/app-middleware-stack', 'demo'], 180_000);
 });
