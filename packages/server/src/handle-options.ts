@@ -4,8 +4,11 @@ import type { ServerSession } from './session';
 
 /** Options of `Server.handle`: one request run with no long-lived peer (stateless HTTP, an extension's replay). */
 export interface HandleOptions {
+  /** What the transport knows of the request (identity, headers, its abort signal). Default: nothing. */
   info?: MessageInfo;
+  /** Aborted when the response can no longer be delivered; `handle` then resolves `undefined`. */
   signal?: AbortSignal;
+  /** Where the request's own notifications (progress, logs) go. Default: dropped. */
   notify?: (notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => void | Promise<void>;
   session?: ServerSession;
   /**
