@@ -10,6 +10,7 @@ export interface HandleOptions {
   signal?: AbortSignal;
   /** Where the request's own notifications (progress, logs) go. Default: dropped. */
   notify?: (notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => void | Promise<void>;
+  /** The session the request belongs to (a legacy session, or an extension's stand-in). Default: none (stateless). */
   session?: ServerSession;
   /**
    * The era the transport decided for this request (it read the envelope to route it): passed down so the server
