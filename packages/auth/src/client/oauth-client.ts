@@ -48,6 +48,16 @@ export interface OAuthClientOptions {
    * responses capped at 1 MiB and 30 s by default. See {@link OAuthNetworkOptions}.
    */
   network?: OAuthNetworkOptions;
+  /**
+   * Called as the user is sent to sign in (`redirectToAuthorization`), and what it returns once they are back: pass
+   * `() => client.holdTimeouts()` so the time the user takes counts against no request timeout (`connect()`'s
+   * `server/discover` probe included, which would otherwise settle on the legacy era while the user signs in).
+   *
+   * @example
+   * const client = new Client(info);
+   * const oauth = new OAuthClient({ provider, onWaitingForUser: () => client.holdTimeouts() });
+   */
+  onWaitingForUser?: () => () => void;
 }
 
 const PENDING_TTL_MS = 10 * 60_000;
@@ -83,6 +93,7 @@ export class OAuthClient {
   /** A `fetch` that authorizes requests to the MCP server (see {@link createOAuthFetch}). */
   readonly fetch: typeof fetch;
   readonly #provider: OAuthClientProvider;
+  readonly #onWaitingForUser: (() => () => void) | undefined;
   readonly #store: OAuthStore;
   readonly #baseFetch: typeof fetch;
   /** The authorization server's requests: `#baseFetch`, sent once more when a reused connection was reset. */
@@ -106,6 +117,7 @@ export class OAuthClient {
 
   constructor(options: OAuthClientOptions) {
     this.#provider = options.provider;
+    this.#onWaitingForUser = options.onWaitingForUser;
     this.#store = options.provider.store ?? new InMemoryOAuthStore();
     this.#baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     const network = options.network ?? {};
@@ -505,7 +517,13 @@ export class OAuthClient {
     const dpop = await this.#prover();
     if (dpop !== undefined) params.set('dpop_jkt', await dpop.thumbprint());
 
-    const callback = await redirect.call(this.#provider, { authorizationUrl: url, state, redirectUri });
+    const release = this.#onWaitingForUser?.();
+    let callback: Awaited<ReturnType<typeof redirect>>;
+    try {
+      callback = await redirect.call(this.#provider, { authorizationUrl: url, state, redirectUri });
+    } finally {
+      release?.();
+    }
     if (callback === undefined) {
       const error = new UnauthorizedError(url, { serverUrl: server.href, issuer: authorizationServer.issuer });
       this.#awaitingCallback.set(key, { error, since: Date.now() });

@@ -126,6 +126,54 @@ describe('OAuthClient.fetch: the authorization-code flow', () => {
   });
 });
 
+describe('OAuthClient: the time the user takes to sign in', () => {
+  // Issue 25: a 7 s sign-in during connect() made the client settle on the legacy era, and one over 65 s failed
+  // initialize with a timeout. onWaitingForUser lets the app hold the client's timeouts while the user is away.
+  it('holds while the user is sent to sign in and releases once they are back', async () => {
+    const world = new FakeOAuthWorld({ challengeScope: 'mcp:read' });
+    const events: string[] = [];
+    const browser = browserOf(world);
+    const oauth = new OAuthClient({
+      provider: {
+        store: new InMemoryOAuthStore(),
+        redirectUrl: REDIRECT,
+        redirectToAuthorization: async (redirect) => {
+          events.push('signing in');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return browser(redirect);
+        },
+      },
+      fetch: world.fetch,
+      onWaitingForUser: () => {
+        events.push('hold');
+        return () => events.push('release');
+      },
+    });
+    const response = await oauth.fetch(world.serverUrl, rpc('tools/list'));
+    expect(response.status).toBe(200);
+    expect(events).toEqual(['hold', 'signing in', 'release']);
+  });
+
+  it('releases when the sign-in fails too', async () => {
+    const world = new FakeOAuthWorld({ challengeScope: 'mcp:read' });
+    let held = 0;
+    const oauth = new OAuthClient({
+      provider: {
+        store: new InMemoryOAuthStore(),
+        redirectUrl: REDIRECT,
+        redirectToAuthorization: () => Promise.reject(new Error('the user closed the window')),
+      },
+      fetch: world.fetch,
+      onWaitingForUser: () => {
+        held++;
+        return () => held--;
+      },
+    });
+    await expect(oauth.fetch(world.serverUrl, rpc('tools/list'))).rejects.toThrow('the user closed the window');
+    expect(held).toBe(0);
+  });
+});
+
 describe('OAuthClient.fetch: requests', () => {
   it('replays a Request object (its body is read once) after authorizing', async () => {
     const world = new FakeOAuthWorld();
