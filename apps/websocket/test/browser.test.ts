@@ -1,29 +1,14 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, chromiumInstalled, launchChromium } from '@mcpkit/testkit/chromium';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, start } from '../src/start';
 
-// The page is tested in Debian's Chromium (package `chromium`), driven by playwright-core: Playwright's own browser
-// download cannot work on these machines, so executablePath points at the system binary.
-const CHROMIUM = '/usr/bin/chromium';
-const installed = existsSync(CHROMIUM);
+// The page is tested in Debian's Chromium, driven by playwright-core (tools/testkit's launcher).
+const installed = chromiumInstalled;
 const inCi = Boolean(process.env.CI);
 const WAIT_MS = 15_000;
-
-// Background networking, component updates and sync reach out to Google at start; on a closed network those
-// connections are refused by the dozen. --no-sandbox because CI runs as root. Playwright adds --headless itself and
-// launches with a new, empty profile directory of its own (it refuses --user-data-dir in `args`).
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 if (!installed && !inCi) {
   console.warn(
@@ -46,12 +31,7 @@ describe.runIf(installed)('the browser page, in headless Chromium', () => {
 
   beforeAll(async () => {
     app = await start({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      timeout: 30_000,
-    });
+    browser = await launchChromium();
   });
 
   afterEach(async () => {
