@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker, type RunningWorkers, startWorkers } from './workerd';
 
 // What outlives an isolate: tasks in a SQLite-backed Durable Object (found again after workerd restarts on the same
-// storage), and requestState tokens that any isolate accepts once (shared secret, nonces in Durable Objects).
+// storage), a legacy session in its Durable Object's storage (restored when the object starts again), and
+// requestState tokens that any isolate accepts once (shared secret, nonces in Durable Objects).
 
 const persist = mkdtempSync(join(tmpdir(), 'mcpkit-edge-state-'));
 let script: string;
@@ -26,6 +27,13 @@ function textOf(result: unknown): string {
   return (result as { content: Array<{ text: string }> }).content[0]!.text;
 }
 
+async function restartWorkerd(): Promise<void> {
+  await workers.dispose();
+  workers = await startWorkers(script, { persist });
+}
+
+const LEGACY = '2025-11-25';
+
 async function modernClient(via: 'a' | 'b', handlers = {}) {
   const client = new Client({ name: 'edge-test', version: '1.0.0' }, { handlers });
   const tasks = new TasksClient(client);
@@ -42,14 +50,101 @@ describe('state on the platform', () => {
     expect(textOf(await task.wait())).toBe('42');
     await first.client.close();
 
-    await workers.dispose();
-    workers = await startWorkers(script, { persist });
+    await restartWorkerd();
 
     const second = await modernClient('b');
     const again = second.tasks.task(task.taskId);
     expect((await again.status()).status).toBe('completed');
     expect(textOf(await again.result())).toBe('42');
     await second.client.close();
+  });
+
+  it('continues a legacy session after workerd restarts (its object evicted): no new initialize', async () => {
+    const sent: string[] = [];
+    // Through whichever workerd runs now: the client keeps one transport across the restart.
+    const recording = ((input: string | URL | Request, init?: RequestInit) => {
+      if (typeof init?.body === 'string') sent.push(init.body);
+      return workers.fetchVia(sent.length % 2 === 0 ? 'a' : 'b')(input, init);
+    }) as typeof fetch;
+    const client = new Client(
+      { name: 'edge-test', version: '1.0.0' },
+      {
+        handlers: {
+          elicitation: () => ({ action: 'accept', content: { goOn: true } }),
+          sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'evicted, restored' }, model: 'm' }),
+        },
+      },
+    );
+    const transport = new StreamableHttpClientTransport(workers.url, { fetch: recording });
+    await client.connect(transport, { protocolVersion: LEGACY });
+    const sessionId = transport.sessionId!;
+    const updates: string[] = [];
+    await client.subscribe({ resources: ['edge://counter'] }, (notification) => {
+      if (notification.method === 'notifications/resources/updated') updates.push(notification.params.uri);
+    });
+    expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } }))).toBe('2');
+
+    // A call cut mid-stream by the restart: its client resumes it in the next incarnation with Last-Event-ID.
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': LEGACY,
+    };
+    const cut = new AbortController();
+    const call = await workers.fetchVia('a')(workers.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'cut-1',
+        method: 'tools/call',
+        params: { name: 'countdown', arguments: { from: 50, stepMs: 100 }, _meta: { progressToken: 'p' } },
+      }),
+      signal: cut.signal,
+    });
+    const reader = call.body!.getReader();
+    let seen = '';
+    while ((seen.match(/notifications\/progress/g) ?? []).length < 2) {
+      seen += new TextDecoder().decode((await reader.read()).value);
+    }
+    cut.abort();
+    const lastId = [...seen.matchAll(/^id: (.+)$/gm)].at(-1)![1]!;
+
+    await restartWorkerd();
+
+    const resumed = await workers.fetchVia('b')(workers.url, {
+      method: 'GET',
+      headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastId },
+    });
+    expect(resumed.status).toBe(200);
+    const rest = await resumed.text();
+    // What the old incarnation sent after lastId, then the call's end: it died with that incarnation, so the client
+    // is told to send it again rather than left waiting.
+    const progress = [...`${seen}${rest}`.matchAll(/"progress":(\d+)/g)].map((match) => Number(match[1]));
+    expect(progress).toEqual(progress.map((_, index) => index + 1));
+    expect(rest).toMatch(/"id":"cut-1","error":\{"code":-32000/);
+    expect(rest).toContain('instance_gone');
+
+    // The same session goes on: capabilities restored (elicitation, sampling), subscriptions restored.
+    expect(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
+    expect(textOf(await client.callTool({ name: 'confirm' }))).toBe('going on');
+    expect(textOf(await client.callTool({ name: 'haiku' }))).toBe('evicted, restored');
+    await client.callTool({ name: 'increment' });
+    for (let i = 0; i < 150 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(updates).toEqual(['edge://counter']);
+    expect(transport.sessionId).toBe(sessionId);
+    expect(sent.filter((body) => body.includes('"method":"initialize"'))).toHaveLength(1);
+    await client.close();
+
+    // Deleted (DELETE above, by close) is gone for good: 404 with the JSON-RPC error.
+    const after = await workers.fetchVia('a')(workers.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+    expect((await after.json()).error.code).toBe(-32000);
   });
 
   it('accepts a requestState token in another isolate, once', async () => {

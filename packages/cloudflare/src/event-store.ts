@@ -33,8 +33,11 @@ function seqKey(seq: number): string {
 export class DurableObjectEventStore implements EventStore {
   readonly #storage: DurableObjectStorageLike;
   readonly #max: number;
-  /** Keys of each session's kept events, oldest first (this object holds the session, so it knows them all). */
-  readonly #keys = new Map<string, string[]>();
+  /**
+   * Keys of each session's kept events, oldest first (this object holds the session, so it knows them all); read from
+   * storage once per session after the object starts, so a restart does not lift the bound.
+   */
+  readonly #keys = new Map<string, string[] | Promise<string[]>>();
 
   constructor(storage: DurableObjectStorageLike, options: DurableObjectEventStoreOptions = {}) {
     this.#storage = storage;
@@ -44,15 +47,25 @@ export class DurableObjectEventStore implements EventStore {
 
   async append(sessionId: string, streamId: string, event: StoredEvent): Promise<void> {
     const key = streamPrefix(sessionId, streamId) + seqKey(event.seq);
-    let keys = this.#keys.get(sessionId);
-    if (keys === undefined) {
-      keys = [];
-      this.#keys.set(sessionId, keys);
-    }
+    const keys = await this.#keysOf(sessionId);
     keys.push(key);
     const dropped = keys.length > this.#max ? keys.splice(0, keys.length - this.#max) : [];
     await this.#storage.put(key, event);
     if (dropped.length > 0) await this.#storage.delete(dropped);
+  }
+
+  async #keysOf(sessionId: string): Promise<string[]> {
+    const known = this.#keys.get(sessionId);
+    if (known !== undefined) return known instanceof Promise ? await known : known;
+    // `seq` grows across the session's streams: the stored keys, ordered by it, are oldest first.
+    const loading = this.#storage
+      .list({ prefix: `${PREFIX}${sessionId}:` })
+      .then((found) => [...found.keys()].sort((a, b) => (a.slice(-SEQ_WIDTH) < b.slice(-SEQ_WIDTH) ? -1 : 1)));
+    this.#keys.set(sessionId, loading);
+    const keys = await loading;
+    // A delete of the session while the keys were read leaves it deleted.
+    if (this.#keys.has(sessionId)) this.#keys.set(sessionId, keys);
+    return keys;
   }
 
   async replayAfter(sessionId: string, streamId: string, afterSeq: number): Promise<readonly StoredEvent[]> {

@@ -18,6 +18,7 @@ export {
   type McpSessionObjectOptions,
   type SessionObjectEndpoint,
 } from './session-object';
+export { DurableObjectSessionStore } from './session-store';
 export { defineMcpTaskObject, type McpTaskObjectOptions, TaskObjectStore } from './task-object';
 export { DurableObjectTaskStore, type DurableObjectTaskStoreOptions } from './task-store';
 export { createMcpWorker, type McpWorker, type McpWorkerOptions, type WorkerAuthResult } from './worker';

@@ -1,5 +1,5 @@
 import type { RequestId } from '@mcpkit/jsonrpc-core';
-import type { McpToolServer, Server, ServerSession } from '@mcpkit/server';
+import { InProcessMessageBus, type McpToolServer, type Server, type ServerSession } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
@@ -8,16 +8,20 @@ import {
 import { DurableObjectEventStore, type DurableObjectEventStoreOptions } from './event-store';
 import type { DurableObjectStateLike } from './platform';
 import { authFromHeader } from './routing';
+import { DurableObjectSessionStore } from './session-store';
 
 // One Durable Object per legacy session. The object runs the ordinary Streamable HTTP handler with sessions on, so the
-// session, its GET stream, its pending server→client requests and its subscriptions live in the object's memory, and
-// its events (for Last-Event-ID) in the object's storage. Every request of the session reaches this one object, from
-// any Worker isolate, so nothing needs sharing between instances.
+// live session (its GET stream, its pending server→client requests) is in the object's memory, and every request of
+// the session reaches this one object, from any Worker isolate.
 //
-// Hibernation, honestly: a Durable Object is evicted from memory after a while without requests. While an SSE stream
-// of the session is open the object has a request in flight and stays; once nothing is open and it is evicted, the
-// in-memory session ends with it, and the next request gets 404 (the spec's "initialize again"). The alarm then
-// deletes the session's stored events, so an abandoned session leaves nothing behind.
+// Eviction: a Durable Object leaves memory after a while without requests (or workerd restarts). What the session
+// negotiated and changed (version, capabilities, client info, log level, subscriptions) is in the object's storage
+// (DurableObjectSessionStore), and so are its SSE events (DurableObjectEventStore). The handler treats each incarnation
+// of the object as an instance of a cluster sharing that store (an in-process bus: the instances never overlap), so
+// the next incarnation restores the session on its first request, takes over the GET stream, and answers a resumed
+// stream of the old incarnation with the events it stored and, for each request that incarnation never answered, an
+// error saying to send it again (a server→client request it was waiting on ended with it). The alarm deletes
+// everything once the session has expired.
 
 /** What a session object's server may call on the handler that serves it (the handler is made after the server). */
 export interface SessionObjectEndpoint {
@@ -68,11 +72,13 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
   const idleMs = options.handler?.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
   return class McpSessionDurableObject implements McpSessionObject {
     readonly #state: DurableObjectStateLike;
+    readonly #sessions: DurableObjectSessionStore;
     #handler: StreamableHttpHandler | undefined;
     readonly #ready: Promise<StreamableHttpHandler>;
 
     constructor(state: DurableObjectStateLike, env: Env) {
       this.#state = state;
+      this.#sessions = new DurableObjectSessionStore(state.storage);
       const endpoint: SessionObjectEndpoint = {
         closeSseStream: (ctx) => this.#handler?.closeSseStream(ctx) ?? false,
       };
@@ -84,6 +90,8 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
           // One object, one session: a second `initialize` here would be a session nobody can route to.
           maxSessions: 1,
           eventStore: new DurableObjectEventStore(state.storage, options.events),
+          sessionStore: this.#sessions,
+          bus: new InProcessMessageBus(),
         });
         return this.#handler;
       });
@@ -93,16 +101,27 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
       const handler = await this.#ready;
       const auth = authFromHeader(request);
       const response = await handler.handle(request, auth === undefined ? undefined : { auth });
-      // Every request pushes the clean-up back: it fires only after `idleMs` without one.
-      await this.#state.storage.setAlarm(Date.now() + idleMs);
-      if (request.method === 'DELETE' && response.ok) await this.#state.storage.deleteAll();
+      if (request.method === 'DELETE' && response.ok) {
+        await this.#state.storage.deleteAll();
+        await this.#state.storage.deleteAlarm();
+      } else if (response.status !== 404) {
+        // Every request of a session pushes the clean-up back: it fires only after `idleMs` without one. A 404 (no
+        // such session) leaves nothing to clean.
+        await this.#state.storage.setAlarm(Date.now() + idleMs);
+      }
       return response;
     }
 
     async alarm(): Promise<void> {
-      // A live session (a stream still open or a call running) keeps its events; a gone one leaves nothing behind.
+      // A session live here (a stream open, a call running) or not yet expired in storage keeps its state; an expired
+      // one leaves nothing behind.
       if ((await this.#ready).sessionCount > 0) {
         await this.#state.storage.setAlarm(Date.now() + idleMs);
+        return;
+      }
+      const expiresAt = await this.#sessions.expiresAt();
+      if (expiresAt !== undefined) {
+        await this.#state.storage.setAlarm(expiresAt);
         return;
       }
       await this.#state.storage.deleteAll();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DurableObjectEventStore } from '../src/event-store';
 import type { DurableObjectStorageLike } from '../src/platform';
 import { publicSessionId, splitSessionId } from '../src/routing';
+import { DurableObjectSessionStore } from '../src/session-store';
 
 // The parts of the package that need no workerd; apps/edge runs the rest in workerd (miniflare).
 
@@ -91,7 +92,80 @@ describe('DurableObjectEventStore', () => {
     expect(await store.replayAfter('s2', 'get', 0)).toEqual([event(1)]);
   });
 
+  it('keeps its bound across a restart of the object: the stored events count, oldest (by seq) first', async () => {
+    const storage = memoryStorage();
+    const before = new DurableObjectEventStore(storage, { maxEventsPerSession: 3 });
+    await before.append('s1', 'b', event(1));
+    await before.append('s1', 'a', event(2));
+    const after = new DurableObjectEventStore(storage, { maxEventsPerSession: 3 });
+    await after.append('s1', 'c', event(3));
+    await after.append('s1', 'c', event(4));
+    expect(storage.keys()).toHaveLength(3);
+    expect(await after.replayAfter('s1', 'b', 0)).toEqual([]);
+    expect((await after.replayAfter('s1', 'a', 0)).map((e) => e.seq)).toEqual([2]);
+  });
+
   it('refuses a bound below one', () => {
     expect(() => new DurableObjectEventStore(memoryStorage(), { maxEventsPerSession: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('DurableObjectSessionStore', () => {
+  const record = (sessionId: string) => ({
+    sessionId,
+    principal: null,
+    protocolVersion: '2025-11-25',
+    clientCapabilities: { sampling: {} },
+    clientInfo: { name: 'c', version: '1' },
+    resourceSubscriptions: [],
+    initialized: false,
+    home: 'i1',
+    createdAt: 1,
+    version: 1,
+  });
+
+  it('keeps what a session negotiated and what changed, for the next incarnation of the object', async () => {
+    const storage = memoryStorage();
+    let now = 1000;
+    const first = new DurableObjectSessionStore(storage, { now: () => now });
+    await first.create(record('s1'), 60_000);
+    expect(
+      await first.update('s1', { logLevel: 'info', initialized: true, subscribe: ['a://1', 'a://2'] }, 60_000),
+    ).toBe(2);
+    expect(await first.update('s1', { unsubscribe: ['a://1'] }, 60_000)).toBe(3);
+    expect(await first.touch('s1', 60_000, { id: 'i1.1', requests: [7] })).toBe(3);
+    const copy = (await first.get('s1'))!;
+    copy.logLevel = 'debug'; // a copy: the handler's changes reach the store only through update
+    const second = new DurableObjectSessionStore(storage, { now: () => now });
+    expect(await second.get('s1')).toMatchObject({
+      protocolVersion: '2025-11-25',
+      clientCapabilities: { sampling: {} },
+      clientInfo: { name: 'c', version: '1' },
+      logLevel: 'info',
+      initialized: true,
+      resourceSubscriptions: ['a://2'],
+      version: 3,
+    });
+    expect(await second.streamRequests('s1', 'i1.1')).toEqual([7]);
+    expect(await second.claimHome('s1', 'i1', 'i2')).toBe('i2');
+    expect(await second.claimHome('s1', 'i1', 'i3')).toBe('i2');
+    expect(await second.expiresAt()).toBe(61_000);
+    now += 60_001;
+    expect(await second.expiresAt()).toBeUndefined();
+    expect(await second.get('s1')).toBeUndefined();
+    expect(await second.touch('s1', 60_000)).toBeUndefined();
+    expect(storage.keys()).toEqual([]);
+  });
+
+  it('extends the expiry on touch, and a deleted session is gone', async () => {
+    let now = 0;
+    const store = new DurableObjectSessionStore(memoryStorage(), { now: () => now });
+    await store.create(record('s1'), 1600);
+    now = 1000;
+    expect(await store.touch('s1', 1600)).toBe(1);
+    now = 2000;
+    expect(await store.get('s1')).toBeDefined();
+    await store.delete('s1');
+    expect(await store.get('s1')).toBeUndefined();
   });
 });

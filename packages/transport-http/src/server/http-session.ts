@@ -459,14 +459,7 @@ export class HttpSession implements Transport {
       if (stream?.sink?.open && this.shared === undefined) {
         return errorResponse(409, -32000, 'Conflict: this session already has an open GET stream');
       }
-      stream ??= this.#standalone = {
-        id: STANDALONE,
-        sink: undefined,
-        json: undefined,
-        pending: 0,
-        backlog: undefined,
-        lastSeq: 0,
-      };
+      stream ??= this.#openStandalone();
       this.#attach(stream, sink);
       this.#prime(sink, stream);
       return undefined;
@@ -478,7 +471,10 @@ export class HttpSession implements Transport {
         data: { lastEventId, resumable: store !== undefined },
       });
     }
-    const live = this.#findStream(parsed.streamId);
+    // In a cluster, the copy that takes over as home resumes the client's GET stream without having held it yet.
+    const live =
+      this.#findStream(parsed.streamId) ??
+      (parsed.streamId === STANDALONE && this.shared !== undefined ? this.#openStandalone() : undefined);
     const lastSeq = await replayInto(sink, store, this.sessionId, parsed, live, () =>
       this.#config.onError(
         new Error(
@@ -497,6 +493,11 @@ export class HttpSession implements Transport {
     for (const event of backlog) if (event.seq > lastSeq) sink.event(event.data, event.id);
     this.#attach(live, sink);
     return undefined;
+  }
+
+  #openStandalone(): OutStream {
+    this.#standalone = { id: STANDALONE, sink: undefined, json: undefined, pending: 0, backlog: undefined, lastSeq: 0 };
+    return this.#standalone;
   }
 
   #findStream(streamId: string): OutStream | undefined {

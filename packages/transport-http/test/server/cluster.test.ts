@@ -291,6 +291,30 @@ describe('Streamable HTTP scale-out: any instance serves any request', () => {
     const again = await client.callTool({ name: 'echo', arguments: { text: 'still here' } });
     expect(again.content).toEqual([{ type: 'text', text: 'still here' }]);
   });
+
+  it('the home instance goes away: the GET stream resumes on another, which takes over and delivers', async () => {
+    const { instances, sessionStore, fetch } = cluster(2);
+    const { client, transport } = await legacyClient(fetch);
+    const updates: string[] = [];
+    const subscription = await client.subscribe({ resources: ['memo://status'] }, (notification) => {
+      if (notification.method === 'notifications/resources/updated') updates.push(notification.params.uri);
+    });
+    const home = (await sessionStore.get(transport.sessionId!))!.home;
+    const gone = instances.find((instance) => instance.name === home)!;
+    const other = instances.find((instance) => instance.name !== home)!;
+    gone.down = true;
+    await gone.handler.close();
+    // The client's GET (held by the home, or proxied from it) ended: it resumes with Last-Event-ID on the other
+    // instance, which has never held that stream.
+    for (let i = 0; i < 200 && (await sessionStore.get(transport.sessionId!))?.home !== other.name; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    other.server.notifyResourceUpdated('memo://status');
+    await waitFor(() => updates.length >= 1);
+    expect(updates).toEqual(['memo://status']);
+    await subscription.close();
+  });
 });
 
 describe('legacy HTTP+SSE (2024-11-05) scale-out', () => {
