@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@mcpkit/jsonrpc-core';
-import { isModernVersion, MetaKeys } from '@mcpkit/protocol';
+import { isModernVersion } from '@mcpkit/protocol';
 import type { McpToolServer, Server } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
@@ -134,26 +134,27 @@ export function createMcpWorker<Env = Record<string, unknown>>(options: McpWorke
       return toSession(namespace, request, sessionHeader, auth);
     }
     const hub = options.hub === undefined ? undefined : bindingOf(env, options.hub);
-    if (hub !== undefined && !isInitialize(request)) {
-      return hub.get(hub.idFromName(HUB_NAME)).fetch(withAuth(request, auth));
-    }
-    if (
-      namespace === undefined ||
-      request.method !== 'POST' ||
-      isModernVersion(request.headers.get('mcp-protocol-version'))
-    ) {
+    const stateless = async (forward: Request): Promise<Response> =>
+      hub !== undefined
+        ? hub.get(hub.idFromName(HUB_NAME)).fetch(withAuth(forward, auth))
+        : (await handlerFor(env)).handle(forward, auth === undefined ? undefined : { auth });
+    // The Worker's one look at the era, a cheap filter: only a POST without a session and without a 2026-07-28
+    // header may be a legacy `initialize`, so only its body is read here. Everything else about the era (the `_meta`
+    // envelope, a batch) is decided by transport-http's handler, in the isolate, the hub or the session object.
+    const mayOpenSession =
+      request.method === 'POST' &&
+      sessionHeader === null &&
+      !isModernVersion(request.headers.get('mcp-protocol-version'));
+    if (!mayOpenSession) return stateless(request);
+    if (namespace === undefined)
       return (await handlerFor(env)).handle(request, auth === undefined ? undefined : { auth });
-    }
     // A legacy POST without a session: only `initialize` opens one. The body is read here (bounded) to tell.
     const text = await readBounded(request, maxBodyBytes);
     if (text === undefined) {
       return jsonRpcError(413, `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes`);
     }
     const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
-    if (!opensSession(text)) {
-      if (hub !== undefined) return hub.get(hub.idFromName(HUB_NAME)).fetch(withAuth(forward, auth));
-      return (await handlerFor(env)).handle(forward, auth === undefined ? undefined : { auth });
-    }
+    if (!opensSession(text)) return stateless(forward);
     const objectId = namespace.newUniqueId();
     return fromSession(objectId.toString(), await namespace.get(objectId).fetch(withAuth(forward, auth)));
   }
@@ -169,15 +170,6 @@ function bindingOf(env: unknown, name: string): DurableObjectNamespaceLike {
     );
   }
   return binding;
-}
-
-/** Whether a request may be a legacy `initialize` (a POST without a session and without a 2026-07-28 header). */
-function isInitialize(request: Request): boolean {
-  return (
-    request.method === 'POST' &&
-    request.headers.get('mcp-session-id') === null &&
-    !isModernVersion(request.headers.get('mcp-protocol-version'))
-  );
 }
 
 async function toSession(
@@ -217,7 +209,10 @@ function withAuth(request: Request, auth: AuthInfo | undefined): Request {
   return new Request(request, { headers });
 }
 
-/** Whether a legacy body is (or, in a batch, holds) `initialize` without a 2026-07-28 envelope. */
+/**
+ * Whether a body is (or, in a batch, holds) `initialize`. One with a 2026-07-28 envelope opens no session either: the
+ * object's handler reads the envelope, answers it by the 2026-07-28 rules and mints no session id.
+ */
 function opensSession(text: string): boolean {
   let value: unknown;
   try {
@@ -226,11 +221,10 @@ function opensSession(text: string): boolean {
     return false; // the stateless handler answers the parse error
   }
   const messages = Array.isArray(value) ? value : [value];
-  return messages.some((message) => {
-    if (message === null || typeof message !== 'object') return false;
-    const { method, params } = message as { method?: unknown; params?: { _meta?: Record<string, unknown> } };
-    return method === 'initialize' && params?._meta?.[MetaKeys.ProtocolVersion] === undefined;
-  });
+  return messages.some(
+    (message) =>
+      message !== null && typeof message === 'object' && (message as { method?: unknown }).method === 'initialize',
+  );
 }
 
 /** The body as text, or `undefined` once it passes `limit` bytes (nothing more is read). */
