@@ -27,25 +27,31 @@ export function buildServer(state: EdgeServerState = {}): McpServer {
     },
   );
   let counter = 0;
-  // With a shared store, another isolate may run or recover nothing of ours: tasks stay where they were created.
+  // On start, tasks a gone process or isolate left unfinished are recovered (the Worker's store hands out only those
+  // whose isolate's lease ran out): `slow-sum` runs again, anything else reads `failed`.
   new TaskServer(server, {
-    ...(state.taskStore === undefined ? {} : { store: state.taskStore, recover: false }),
+    ...(state.taskStore === undefined ? {} : { store: state.taskStore }),
     pollIntervalMs: 50,
+    tools: { 'slow-sum': { resumable: true } },
   });
 
   server.registerTool(
     'slow-sum',
     {
-      description: 'Adds two numbers, slowly; may run as a task',
+      description: 'Adds two numbers, slowly (`ms`, default 50); may run as a task, and runs again after a restart',
       inputSchema: {
         type: 'object',
-        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        properties: {
+          a: { type: 'number' },
+          b: { type: 'number' },
+          ms: { type: 'integer', minimum: 0, maximum: 60_000 },
+        },
         required: ['a', 'b'],
       } as const,
       execution: { taskSupport: 'optional' },
     },
-    async ({ a, b }) => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    async ({ a, b, ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms ?? 50));
       return { content: [{ type: 'text', text: String(a + b) }] };
     },
   );

@@ -18,6 +18,8 @@ export interface Env {
   MCP_TASKS: DurableObjectNamespaceLike;
   MCP_NONCES: DurableObjectNamespaceLike;
   REQUEST_STATE_SECRET: string;
+  /** How long an isolate's hold on its running tasks lasts (ms); optional, default 30 s (the tests shorten it). */
+  TASK_LEASE_MS?: string;
 }
 
 // One task store per isolate (and environment): the Worker waits on it after each response, so tasks finish.
@@ -25,7 +27,9 @@ const taskStores = new WeakMap<Env, TaskObjectStore>();
 function taskStoreOf(env: Env): TaskObjectStore {
   let store = taskStores.get(env);
   if (store === undefined) {
-    store = new TaskObjectStore(env.MCP_TASKS);
+    store = new TaskObjectStore(env.MCP_TASKS, {
+      ...(env.TASK_LEASE_MS === undefined ? {} : { leaseMs: Number(env.TASK_LEASE_MS) }),
+    });
     taskStores.set(env, store);
   }
   return store;

@@ -11,12 +11,14 @@ import { bundleWorker, type RunningWorkers, startWorkers } from './workerd';
 // storage), a legacy session in its Durable Object's storage (restored when the object starts again), and
 // requestState tokens that any isolate accepts once (shared secret, nonces in Durable Objects).
 
+/** The isolates' hold on their running tasks (the app's default is 30 s): a gone isolate's tasks are orphans after it. */
+const LEASE_MS = 1000;
 const persist = mkdtempSync(join(tmpdir(), 'mcpkit-edge-state-'));
 let script: string;
 let workers: RunningWorkers;
 beforeAll(async () => {
   script = await bundleWorker('src/worker.ts');
-  workers = await startWorkers(script, { persist });
+  workers = await startWorkers(script, { persist, bindings: { TASK_LEASE_MS: String(LEASE_MS) } });
 }, 30_000);
 afterAll(async () => {
   await workers?.dispose();
@@ -29,7 +31,7 @@ function textOf(result: unknown): string {
 
 async function restartWorkerd(): Promise<void> {
   await workers.dispose();
-  workers = await startWorkers(script, { persist });
+  workers = await startWorkers(script, { persist, bindings: { TASK_LEASE_MS: String(LEASE_MS) } });
 }
 
 const LEGACY = '2025-11-25';
@@ -44,18 +46,34 @@ async function modernClient(via: 'a' | 'b', handlers = {}) {
 }
 
 describe('state on the platform', () => {
-  it('keeps a task through a restart of workerd (new isolates, same Durable Object storage)', async () => {
+  it('keeps a task through a restart of workerd, and recovers one the restart cut (resumed, as on Node)', async () => {
     const first = await modernClient('a');
     const task = await first.tasks.callToolAsTask({ name: 'slow-sum', arguments: { a: 19, b: 23 } });
     expect(textOf(await task.wait())).toBe('42');
+    // Still running when workerd stops: its isolate is gone, and its lease runs out LEASE_MS later.
+    const cut = await first.tasks.callToolAsTask({ name: 'slow-sum', arguments: { a: 40, b: 2, ms: 800 } });
+    expect((await cut.status()).status).toBe('working');
+    const stopped = Date.now();
     await first.client.close();
 
     await restartWorkerd();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stopped + LEASE_MS + 100 - Date.now())));
 
+    // The first request builds the server in a new isolate; its TaskServer recovers the orphan (slow-sum is resumable).
     const second = await modernClient('b');
     const again = second.tasks.task(task.taskId);
     expect((await again.status()).status).toBe('completed');
     expect(textOf(await again.result())).toBe('42');
+    // Polled, not waited on: a listen stream (what `wait` opens) is another request, which in the isolates never hears
+    // of the task another request resumed (workerd's cross-request rule; see the `hub` option).
+    const resumed = second.tasks.task(cut.taskId);
+    let status = (await resumed.status()).status;
+    for (let i = 0; i < 100 && status === 'working'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await resumed.status()).status;
+    }
+    expect(status).toBe('completed');
+    expect(textOf(await resumed.result())).toBe('42');
     await second.client.close();
   });
 

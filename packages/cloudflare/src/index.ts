@@ -19,6 +19,11 @@ export {
   type SessionObjectEndpoint,
 } from './session-object';
 export { DurableObjectSessionStore } from './session-store';
-export { defineMcpTaskObject, type McpTaskObjectOptions, TaskObjectStore } from './task-object';
+export {
+  defineMcpTaskObject,
+  type McpTaskObjectOptions,
+  TaskObjectStore,
+  type TaskObjectStoreOptions,
+} from './task-object';
 export { DurableObjectTaskStore, type DurableObjectTaskStoreOptions } from './task-store';
 export { createMcpWorker, type McpWorker, type McpWorkerOptions, type WorkerAuthResult } from './worker';
