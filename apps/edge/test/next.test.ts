@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The Next.js App Router route handler (next/app/mcp/route.ts) after `next build && next start`. The build takes
 // 40-100 s on a shared two-core machine, past this suite's budget, so the test is opt-in: MCPKIT_TEST_NEXT=1.
+// Turbopack would be faster but cannot build the workspace's TypeScript source (no `.js` → `.ts` extension alias; see
+// the README), so the build is webpack's.
 
 const APP = fileURLToPath(new URL('..', import.meta.url));
 const NEXT = fileURLToPath(new URL('../node_modules/.bin/next', import.meta.url));
