@@ -1,5 +1,5 @@
 import type { RequestId } from '@mcpkit/jsonrpc-core';
-import { InProcessMessageBus, type McpToolServer, type Server, type ServerSession } from '@mcpkit/server';
+import { InProcessMessageBus, type McpToolServer, type Server, type ServerSession, serverOf } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
@@ -72,24 +72,34 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
   const idleMs = options.handler?.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS;
   return class McpSessionDurableObject implements McpSessionObject {
     readonly #state: DurableObjectStateLike;
+    readonly #env: Env;
     readonly #sessions: DurableObjectSessionStore;
     #handler: StreamableHttpHandler | undefined;
-    readonly #ready: Promise<StreamableHttpHandler>;
+    #server: Server | undefined;
+    #ready: Promise<StreamableHttpHandler> | undefined;
+    /** Whether this incarnation answered anything but 404 (a hub does; an object made for a bad session id does not). */
+    #served = false;
 
     constructor(state: DurableObjectStateLike, env: Env) {
       this.#state = state;
+      this.#env = env;
       this.#sessions = new DurableObjectSessionStore(state.storage);
+      this.#ready = this.#build();
+    }
+
+    /** The handler, built before any request reaches it (an async server factory may load things first). */
+    #build(): Promise<StreamableHttpHandler> {
       const endpoint: SessionObjectEndpoint = {
         closeSseStream: (ctx) => this.#handler?.closeSseStream(ctx) ?? false,
       };
-      // No request reaches the object before its server is built (an async factory may load things first).
-      this.#ready = state.blockConcurrencyWhile(async () => {
-        this.#handler = createStreamableHttpHandler(await options.server(env, endpoint), {
+      return this.#state.blockConcurrencyWhile(async () => {
+        this.#server = serverOf(await options.server(this.#env, endpoint));
+        this.#handler = createStreamableHttpHandler(this.#server, {
           ...options.handler,
           sessions: true,
           // One object, one session: a second `initialize` here would be a session nobody can route to.
           maxSessions: 1,
-          eventStore: new DurableObjectEventStore(state.storage, options.events),
+          eventStore: new DurableObjectEventStore(this.#state.storage, options.events),
           sessionStore: this.#sessions,
           bus: new InProcessMessageBus(),
         });
@@ -97,28 +107,49 @@ export function defineMcpSessionObject<Env = Record<string, unknown>>(
       });
     }
 
+    /**
+     * With nothing live here (no session, no 2026-07-28 listen stream of a hub), the handler and its server go (the
+     * next request builds others): their timers would otherwise keep the object in memory (pending timers prevent
+     * eviction), and what a session needs is in storage.
+     */
+    async #release(): Promise<void> {
+      const handler = this.#handler;
+      if (handler === undefined || handler.sessionCount > 0 || (this.#server?.listenStreams.size ?? 0) > 0) return;
+      this.#handler = undefined;
+      this.#server = undefined;
+      this.#ready = undefined;
+      this.#served = false;
+      await handler.close();
+    }
+
     async fetch(request: Request): Promise<Response> {
+      this.#ready ??= this.#build();
       const handler = await this.#ready;
       const auth = authFromHeader(request);
       const response = await handler.handle(request, auth === undefined ? undefined : { auth });
       if (request.method === 'DELETE' && response.ok) {
         await this.#state.storage.deleteAll();
         await this.#state.storage.deleteAlarm();
-      } else if (response.status !== 404) {
-        // Every request of a session pushes the clean-up back: it fires only after `idleMs` without one. A 404 (no
-        // such session) leaves nothing to clean.
+        await this.#release();
+      } else if (response.status === 404) {
+        // No such session, in an object that serves nothing else: nothing to clean, nothing to keep in memory.
+        if (!this.#served) await this.#release();
+      } else {
+        this.#served = true;
+        // Every request of a session pushes the clean-up back: it fires only after `idleMs` without one.
         await this.#state.storage.setAlarm(Date.now() + idleMs);
       }
       return response;
     }
 
     async alarm(): Promise<void> {
-      // A session live here (a stream open, a call running) or not yet expired in storage keeps its state; an expired
-      // one leaves nothing behind.
-      if ((await this.#ready).sessionCount > 0) {
+      // A session live here (a stream open, a call running) keeps everything; one only in storage keeps its state
+      // until it expires; an expired one leaves nothing behind.
+      if ((this.#handler?.sessionCount ?? 0) > 0) {
         await this.#state.storage.setAlarm(Date.now() + idleMs);
         return;
       }
+      await this.#release();
       const expiresAt = await this.#sessions.expiresAt();
       if (expiresAt !== undefined) {
         await this.#state.storage.setAlarm(expiresAt);

@@ -1,8 +1,10 @@
+import { McpServer } from '@mcpkit/server';
 import type { StoredEvent } from '@mcpkit/transport-http';
 import { describe, expect, it } from 'vitest';
 import { DurableObjectEventStore } from '../src/event-store';
 import type { DurableObjectStorageLike } from '../src/platform';
 import { publicSessionId, splitSessionId } from '../src/routing';
+import { defineMcpSessionObject } from '../src/session-object';
 import { DurableObjectSessionStore } from '../src/session-store';
 
 // The parts of the package that need no workerd; apps/edge runs the rest in workerd (miniflare).
@@ -167,5 +169,53 @@ describe('DurableObjectSessionStore', () => {
     expect(await store.get('s1')).toBeDefined();
     await store.delete('s1');
     expect(await store.get('s1')).toBeUndefined();
+  });
+});
+
+describe('defineMcpSessionObject', () => {
+  it('keeps no handler (nor its timers, which would keep the object in memory) once it holds no session', async () => {
+    let built = 0;
+    const SessionObject = defineMcpSessionObject({
+      server: () => {
+        built += 1;
+        return new McpServer({ name: 'unit', version: '1.0.0' });
+      },
+    });
+    const object = new SessionObject(
+      { id: { toString: () => 'o' }, storage: memoryStorage(), blockConcurrencyWhile: (callback) => callback() },
+      {},
+    );
+    const post = (body: unknown, sessionId?: string) =>
+      object.fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+            ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    expect(built).toBe(1);
+    expect((await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, sessionId)).status).toBe(200);
+    const deleted = await object.fetch(
+      new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': sessionId } }),
+    );
+    expect(deleted.ok).toBe(true);
+    // Gone with the session: the next request builds a handler again, answers 404, and lets that one go too.
+    expect((await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, sessionId)).status).toBe(404);
+    expect(built).toBe(2);
+    expect((await post({ jsonrpc: '2.0', id: 4, method: 'ping' }, sessionId)).status).toBe(404);
+    expect(built).toBe(3);
   });
 });
