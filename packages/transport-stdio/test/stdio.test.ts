@@ -1,6 +1,6 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { ConnectionClosedError, type JsonRpcMessage, JsonRpcPeer } from '@mcpkit/jsonrpc-core';
