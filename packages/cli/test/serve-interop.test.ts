@@ -99,6 +99,10 @@ describe('mcpkit serve, driven by official tools', () => {
     expect((menu as { contents: Array<{ text: string }> }).contents[0]!.text).toContain('Pizza margherita: €11');
     expect(templates).toMatchObject({ resourceTemplates: [{ uriTemplate: 'trattoria://dishes/{dish}' }] });
     expect(level).toEqual({});
+    // The Inspector is a 2025-era host and serve reaches quickstart in 2026-07-28: nothing of that hop reaches it.
+    expect(JSON.stringify([tools, bill, prompt, menu, templates])).not.toMatch(
+      /resultType|ttlMs|cacheScope|io\.modelcontextprotocol\//,
+    );
   });
 
   it(`passes the conformance server scenarios quickstart can (suite ${suite.version}, both wires)`, {
