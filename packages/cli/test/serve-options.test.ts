@@ -11,13 +11,15 @@ const APP = 'https://app.example';
 
 let perSession: ServeProcess;
 let shared: ServeProcess;
+let anyOrigin: ServeProcess;
 beforeAll(async () => {
-  [perSession, shared] = await Promise.all([
+  [perSession, shared, anyOrigin] = await Promise.all([
     startServe([], FIXTURE),
     startServe(['--shared', '--cors', APP, '--allowed-host', 'mcp.example.com'], FIXTURE),
+    startServe(['--shared', '--cors', '*'], FIXTURE),
   ]);
 }, 40_000);
-afterAll(() => Promise.all([perSession?.stop(), shared?.stop()]));
+afterAll(() => Promise.all([perSession?.stop(), shared?.stop(), anyOrigin?.stop()]));
 
 /** One SSE event as the stream carried it. */
 interface SseEvent {
@@ -232,6 +234,24 @@ describe('mcpkit serve: CORS', () => {
     const refused = await rawPost(shared.url, { origin: 'https://other.example' }, INITIALIZE);
     expect(refused.status).toBe(403);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+  });
+  it("with --cors '*': every origin may call (preflight and requests), and a rebinding Host is still refused", async () => {
+    const preflight = await fetch(anyOrigin.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    for (const origin of ['https://anywhere.example', 'http://localhost:5173']) {
+      const answer = await rawPost(anyOrigin.url, { origin }, INITIALIZE);
+      expect(answer.status, answer.body).toBe(200);
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+    }
+    const port = new URL(anyOrigin.url).port;
+    const rebound = await rawPost(anyOrigin.url, { host: `evil.example:${port}`, origin: APP }, INITIALIZE);
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatch(/Host 'evil\.example:\d+' is not allowed/);
+    expect((await rawPost(anyOrigin.url, { host: `[::1]:${port}` }, INITIALIZE)).status).toBe(200);
   });
 });
 
