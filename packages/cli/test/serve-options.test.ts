@@ -308,18 +308,15 @@ describe('mcpkit serve: resumability', () => {
   });
 
   it('the GET stream cut and resumed: a list change sent while it was down arrives', async () => {
-    const [session, witness] = await Promise.all([
-      LegacySession.open(perSession.url),
-      LegacySession.open(perSession.url),
-    ]);
-    expect(await session.call('count')).toMatch(/"count":1/); // this session's child runs now
+    // --shared: the one child's list changes reach every session, so a second session's open stream shows when the
+    // change was sent (a fresh stream opened after that must not pass for a resumed one).
+    const [session, witness] = await Promise.all([LegacySession.open(shared.url), LegacySession.open(shared.url)]);
     const cut = new AbortController();
     const standalone = await session.get(undefined, cut.signal);
     const priming = await standalone.next();
     expect(priming.id).toBeTruthy();
     cut.abort();
     await standalone.cancel();
-    // A second session keeps its GET stream open: the change reaching it proves it was sent to both.
     const watching = await witness.get();
     await watching.next(); // its priming event
 
@@ -347,6 +344,21 @@ describe('mcpkit serve: one child per session, or --shared', () => {
     expect([a1.count, a2.count, b1.count]).toEqual([1, 2, 1]);
     expect(a2.pid).toBe(a1.pid);
     expect(b1.pid).not.toBe(a1.pid);
+
+    // A's child changing its tools is news for A's host only; B hears of its own child's change.
+    const [aStream, bStream] = await Promise.all([a.get(), b.get()]);
+    await Promise.all([aStream.next(), bStream.next()]); // priming events
+    expect(await a.call('add-tool')).toBe('added');
+    expect((await aStream.nextMessage()).message).toMatchObject({ method: 'notifications/tools/list_changed' });
+    expect(await b.call('add-tool')).toBe('added');
+    expect((await bStream.nextMessage()).message).toMatchObject({ method: 'notifications/tools/list_changed' });
+    // Sent to A in the same turn if it were broadcast: a short grace is enough to see it did not come.
+    const extra = await aStream.nextMessage(300).then(
+      ({ message }) => message,
+      () => undefined,
+    );
+    expect(extra, "B's child's change reached A's host").toBeUndefined();
+    await Promise.all([aStream.cancel(), bStream.cancel()]);
 
     await a.close();
     const deadline = Date.now() + 10_000;

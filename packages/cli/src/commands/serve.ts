@@ -96,7 +96,14 @@ async function serve(context: TalkContext, options: ServeOptions): Promise<numbe
       if (options.shared || ctx.session === undefined) return shared;
       let upstream = perSession.get(ctx.session);
       if (upstream === undefined) {
-        upstream = new Upstream({ open, protocolVersion: options.protocolVersion, ...events });
+        const session = ctx.session;
+        upstream = new Upstream({
+          open,
+          protocolVersion: options.protocolVersion,
+          ...events,
+          // This child's lists are this session's alone: the other hosts have children of their own.
+          onListChanged: (kind) => void session.notify(`notifications/${kind}/list_changed`).catch(() => {}),
+        });
         perSession.set(ctx.session, upstream);
       }
       return upstream;
