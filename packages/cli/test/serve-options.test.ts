@@ -279,7 +279,8 @@ describe('mcpkit serve: Host and Origin checks', () => {
 
 describe('mcpkit serve: resumability', () => {
   it('a tools/call stream cut mid-call is resumed with Last-Event-ID: every progress event and the result arrive once', async () => {
-    const session = await LegacySession.open(perSession.url);
+    // On the --shared bridge, whose child already runs: no child to start for this session.
+    const session = await LegacySession.open(shared.url);
     const cut = new AbortController();
     const steps = 6;
     const first = await session.stream(
