@@ -28,6 +28,8 @@ const WARMUP_PER_CLIENT = QUICK ? 5 : 200;
 const BATCHES = QUICK ? 2 : 20;
 const ROUTES = ['direct', 'gateway-stdio', 'gateway-http'] as const;
 type Route = (typeof ROUTES)[number];
+/** `BENCH_CPU_PROF=<dir>`: the servers and gateways write V8 CPU profiles there (node --cpu-prof). */
+const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const SRC = new URL('.', import.meta.url).pathname;
 const OUT_DIR = join(BUILD_DIR, 'gateway-hop');
 
@@ -59,7 +61,7 @@ async function bundle(): Promise<{ stdioServer: string; httpServer: string; gate
 /** Starts a process that announces its URL as a JSON line on stdout. */
 function startAnnouncing(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...PROFILE, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -42,3 +42,5 @@ const handler = createStreamableHttpHandler(front, {
 });
 const { url } = await listen(handler, { port: 0, host: '127.0.0.1' });
 announce(url);
+// A normal exit on SIGTERM, so that `node --cpu-prof` (BENCH_CPU_PROF) writes its profile.
+process.once('SIGTERM', () => process.exit(0));
