@@ -26,6 +26,8 @@ const CALLS_PER_CLIENT = QUICK ? 20 : Number(process.env.CALLS ?? 500);
 const WARMUP_PER_CLIENT = QUICK ? 5 : 200;
 /** Each round's calls, per route, in this many batches (the routes take turns). */
 const BATCHES = QUICK ? 2 : 20;
+/** One client alone makes this many times a batch's calls per client, after each 16-client batch. */
+const SEQUENTIAL_FACTOR = 2;
 const ROUTES = ['direct', 'gateway-stdio', 'gateway-http'] as const;
 type Route = (typeof ROUTES)[number];
 /** `BENCH_CPU_PROF=<dir>`: the servers and gateways write V8 CPU profiles there (node --cpu-prof). */
@@ -169,6 +171,9 @@ interface Figures {
   upstreamCpuUs?: number;
   /** CPU per call of the 16 clients (this process), in µs. */
   clientCpuUs: number;
+  /** One client calling in sequence (no queue: the hop's own latency), p50 and p99 in ms. */
+  sequentialP50Ms: number;
+  sequentialP99Ms: number;
 }
 
 /** What one route accumulates over a round's batches. */
@@ -180,7 +185,8 @@ class Tally {
   clientCpuUs = 0;
 }
 
-async function batch(running: Running, calls: number, tally?: Tally): Promise<void> {
+/** `calls` calls on each of `clients` of the route's clients at once (all 16, or one: sequential calls). */
+async function batch(running: Running, clients: number, calls: number, tally?: Tally): Promise<void> {
   const loop = async (client: Client) => {
     for (let i = 0; i < calls; i++) {
       const started = performance.now();
@@ -197,7 +203,7 @@ async function batch(running: Running, calls: number, tally?: Tally): Promise<vo
   const upstreamBefore = upstreamCpu();
   const clientBefore = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(running.clients.map(loop));
+  await Promise.all(running.clients.slice(0, clients).map(loop));
   if (tally === undefined) return;
   tally.elapsedMs += performance.now() - started;
   const client = process.cpuUsage(clientBefore);
@@ -218,25 +224,34 @@ async function measureRound(built: Built): Promise<Record<Route, Figures>> {
   const running: Running[] = [];
   try {
     for (const route of ROUTES) running.push(await setUp(built, route));
-    for (const each of running) await batch(each, WARMUP_PER_CLIENT);
+    for (const each of running) await batch(each, CLIENTS, WARMUP_PER_CLIENT);
     const tallies = new Map(running.map((each) => [each, new Tally()]));
+    const sequential = new Map(running.map((each) => [each, new Tally()]));
     const perBatch = Math.max(1, Math.round(CALLS_PER_CLIENT / BATCHES));
     for (let i = 0; i < BATCHES; i++) {
       for (let j = 0; j < running.length; j++) {
         const each = running[(i + j) % running.length] as Running;
-        await batch(each, perBatch, tallies.get(each));
+        await batch(each, CLIENTS, perBatch, tallies.get(each));
+        await batch(each, 1, perBatch * SEQUENTIAL_FACTOR, sequential.get(each));
       }
     }
+    const percentile = (tally: Tally, q: number) => {
+      const calls = tally.latencies.length;
+      return round2(tally.latencies[Math.min(calls - 1, Math.floor(q * calls))] as number);
+    };
     const figures = {} as Record<Route, Figures>;
     for (const [each, tally] of tallies) {
       const calls = tally.latencies.length;
       tally.latencies.sort((a, b) => a - b);
-      const at = (q: number) => tally.latencies[Math.min(calls - 1, Math.floor(q * calls))] as number;
+      const alone = sequential.get(each) as Tally;
+      alone.latencies.sort((a, b) => a - b);
       const cpuKnown = cpuMsOf(process.pid) !== undefined;
       figures[each.route] = {
         callsPerSecond: Math.round((calls * 1000) / tally.elapsedMs),
-        p50Ms: round2(at(0.5)),
-        p99Ms: round2(at(0.99)),
+        p50Ms: percentile(tally, 0.5),
+        p99Ms: percentile(tally, 0.99),
+        sequentialP50Ms: percentile(alone, 0.5),
+        sequentialP99Ms: percentile(alone, 0.99),
         ...(cpuKnown ? { frontCpuUs: Math.round((tally.frontCpuMs * 1000) / calls) } : {}),
         ...(cpuKnown && each.route !== 'direct'
           ? { upstreamCpuUs: Math.round((tally.upstreamCpuMs * 1000) / calls) }
@@ -291,6 +306,11 @@ for (const upstream of ['stdio', 'http'] as const) {
     p99Ratio: median(p99Ratios),
     p50RatioRange: [Math.min(...p50Ratios), Math.max(...p50Ratios)],
     p99RatioRange: [Math.min(...p99Ratios), Math.max(...p99Ratios)],
+    directSequentialP50Ms: median(runs.map((run) => run.direct.sequentialP50Ms)),
+    gatewaySequentialP50Ms: median(runs.map((run) => run[route].sequentialP50Ms)),
+    sequentialP50Ratio: median(runs.map((run) => ratio(run[route].sequentialP50Ms, run.direct.sequentialP50Ms))),
+    directSequentialP99Ms: median(runs.map((run) => run.direct.sequentialP99Ms)),
+    gatewaySequentialP99Ms: median(runs.map((run) => run[route].sequentialP99Ms)),
     ...cpuFigures(route),
   };
 }
