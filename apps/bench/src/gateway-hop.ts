@@ -5,8 +5,10 @@
 //   gateway-http:  16 clients —HTTP→ a gateway process —HTTP (its one client)→ the same server.
 // The gateway serves HTTP with the direct server's own handler options, so a ratio is the cost of the hop and not of
 // another transport or response mode. Every process is separate and runs built code (esbuild, as the main bench).
-// Figures per run: calls/s (all clients together) and per-call latency p50 / p99; per round, the ratio through / direct
-// against that round's direct run; the summary is the median of the rounds with the range of the ratios.
+// Each round starts the three routes side by side and measures them in short rotating batches. Figures per round:
+// calls/s (all clients together), per-call latency p50 / p99, the p50 / p99 of one client calling alone in sequence,
+// the CPU per call of every process (/proc) and the load average; the ratios through / direct are taken against that
+// round's direct run, and the summary is the median of the rounds with the range of the ratios.
 // `--quick` runs one short round (the test's smoke run); `--out <file>` writes the JSON.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
