@@ -214,20 +214,7 @@ export class MountRegistrations {
 
   #registerTool(exposed: string, tool: Tool): Removable {
     const upstreamName = tool.name;
-    const host = this.#host;
-    const names = host.names;
-    // The hot path: one params object, and the upstream's result passed on as it is unless a URI in it is the mount's.
-    const forward = (args: Record<string, unknown> | undefined, ctx: ServerRequestContext) =>
-      host.forward<CallToolResult>(ctx, 'tools/call', { name: upstreamName, arguments: args ?? {} });
-    const handler =
-      names.uriPrefix === ''
-        ? forward
-        : async (args: Record<string, unknown> | undefined, ctx: ServerRequestContext) => {
-            const result = await forward(args, ctx);
-            const content = downstreamBlocks(names, result.content);
-            return content === result.content ? result : { ...result, content };
-          };
-    return host.server.registerTool(
+    return this.#host.server.registerTool(
       exposed,
       {
         title: tool.title,
@@ -239,7 +226,15 @@ export class MountRegistrations {
         icons: tool.icons,
         _meta: tool._meta,
       },
-      handler,
+      async (args, ctx) => {
+        const result = await this.#host.forward<CallToolResult>(ctx, 'tools/call', {
+          name: upstreamName,
+          arguments: args ?? {},
+        });
+        return this.#host.names.uriPrefix === ''
+          ? result
+          : { ...result, content: downstreamBlocks(this.#host.names, result.content) };
+      },
     );
   }
 

@@ -157,19 +157,14 @@ export class Mount {
         { mount: this.namespace, method, status: this.#status },
       );
     }
-    return this.#requests.forward<R>(client, ctx, method, params, this.#failed);
+    return this.#requests.forward<R>(client, ctx, method, params, (error) => {
+      // A Client the gateway was given tells no one it closed: the first call that finds it closed takes it down.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (this.#client === client && (!client.connected || code === 'ERR_CONNECTION_CLOSED')) {
+        this.#down(error);
+      }
+    });
   }
-
-  /**
-   * Hears of every failed forward. A Client the gateway was given tells no one it closed: the first call that finds
-   * it closed takes it down. (One function for the mount's life, not a closure per call.)
-   */
-  readonly #failed = (client: Client, error: unknown): void => {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (this.#client === client && (!client.connected || code === 'ERR_CONNECTION_CLOSED')) {
-      this.#down(error);
-    }
-  };
 
   /** Reads an upstream resource for a downstream URI of this mount, mapping the URIs of the contents back. */
   async read(ctx: ServerRequestContext, upstreamUri: string): Promise<ReadResourceResult> {

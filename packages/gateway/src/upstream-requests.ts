@@ -23,34 +23,6 @@ function forwardableMeta(ctx: ServerRequestContext): Record<string, unknown> | u
   return forwarded;
 }
 
-/**
- * A 2026-07-28 upstream's input requests during one forwarded call, asked of that call's caller under the same keys.
- * Getters: the client reads a handler only when the upstream asks, so the common call makes one small object and no
- * closures.
- */
-class CallerInputs implements InputHandlers {
-  readonly #ctx: ServerRequestContext;
-
-  constructor(ctx: ServerRequestContext) {
-    this.#ctx = ctx;
-  }
-
-  get elicitation(): NonNullable<InputHandlers['elicitation']> {
-    const ctx = this.#ctx;
-    return (params, context) => ctx.elicit(params, { key: context.key });
-  }
-
-  get sampling(): NonNullable<InputHandlers['sampling']> {
-    const ctx = this.#ctx;
-    return (params, context) => ctx.createMessage(params, { key: context.key });
-  }
-
-  get roots(): NonNullable<InputHandlers['roots']> {
-    const ctx = this.#ctx;
-    return (params, context) => ctx.listRoots(params, { key: context.key });
-  }
-}
-
 /** The forwarded requests of one mount, and where the upstream's messages outside them go. */
 export class UpstreamRequests {
   readonly #namespace: string;
@@ -72,7 +44,7 @@ export class UpstreamRequests {
     ctx: ServerRequestContext,
     method: string,
     params: Record<string, unknown>,
-    onFailure: (client: Client, error: unknown) => void,
+    onFailure: (error: unknown) => void,
   ): Promise<R> {
     // The downstream's envelope and progress token belong to its hop; only its other `_meta` keys travel on.
     let upstreamParams = params;
@@ -94,12 +66,12 @@ export class UpstreamRequests {
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
         logLevel: upstreamLogLevel(ctx),
         clientCapabilities: modern ? upstreamCapabilities(ctx, this.#extensions) : undefined,
-        inputHandlers: modern ? new CallerInputs(ctx) : undefined,
+        inputHandlers: modern ? this.#askerFor(ctx) : undefined,
         cache: false,
       });
       return resultForDownstream(result, ctx.era);
     } catch (error) {
-      onFailure(client, error);
+      onFailure(error);
       throw this.#failure(error, method);
     } finally {
       this.#inFlight.delete(ctx);
@@ -130,6 +102,14 @@ export class UpstreamRequests {
     this.#soleCaller()
       ?.log(params.level, params.data, params.logger)
       .catch(() => {});
+  }
+
+  #askerFor(ctx: ServerRequestContext): InputHandlers {
+    return {
+      elicitation: (params, context) => ctx.elicit(params, { key: context.key }),
+      sampling: (params, context) => ctx.createMessage(params, { key: context.key }),
+      roots: (params, context) => ctx.listRoots(params, { key: context.key }),
+    };
   }
 
   /**
