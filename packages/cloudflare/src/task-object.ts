@@ -7,7 +7,7 @@ import {
   type TaskStore,
   TaskStoreError,
   type UpdateOutcome,
-} from '@mcpkit/tasks';
+} from '@mcpkit/tasks/store';
 import type {
   DurableObjectIdLike,
   DurableObjectNamespaceLike,

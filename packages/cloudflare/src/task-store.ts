@@ -10,7 +10,7 @@ import {
   type TaskStore,
   TaskStoreError,
   type UpdateOutcome,
-} from '@mcpkit/tasks';
+} from '@mcpkit/tasks/store';
 import type { DurableObjectStorageLike, SqlStorageLike } from './platform';
 
 // Tasks in a SQLite-backed Durable Object's own database. The object runs one event at a time and `sql.exec` is

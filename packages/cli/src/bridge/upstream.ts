@@ -72,7 +72,7 @@ export class Upstream {
     });
     this.#inFlight.add(ctx);
     try {
-      return await this.#calls.run(ctx, () =>
+      const result = await this.#calls.run(ctx, () =>
         client.request(method, hopParams(params), {
           signal: ctx.signal,
           ...(ctx.progressToken === undefined
@@ -83,6 +83,7 @@ export class Upstream {
               }),
         }),
       );
+      return hopResult(result, ctx);
     } catch (error) {
       throw upstreamError(error, 'The upstream server failed the request');
     } finally {
@@ -204,6 +205,27 @@ function hopParams(params: Record<string, unknown> | undefined): Record<string, 
   if (_meta === undefined || typeof _meta !== 'object' || _meta === null) return rest;
   const kept = Object.fromEntries(Object.entries(_meta).filter(([key]) => !HOP_META.test(key)));
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
+}
+
+/**
+ * An upstream result without what belongs to the upstream hop: a 2026-07-28 upstream's `resultType` and serverInfo
+ * (the host's side completes results of its own era itself), and for a 2025-era host the cache hints it has no
+ * field for. Without this a 2025-era host read 2026-07-28 fields in its results.
+ */
+function hopResult(result: unknown, ctx: ServerRequestContext): unknown {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const { resultType, ttlMs, cacheScope, _meta, ...rest } = result as Record<string, unknown>;
+  const out: Record<string, unknown> = rest;
+  if (resultType !== undefined && resultType !== 'complete') out.resultType = resultType;
+  if (ctx.era === 'modern') {
+    if (ttlMs !== undefined) out.ttlMs = ttlMs;
+    if (cacheScope !== undefined) out.cacheScope = cacheScope;
+  }
+  if (typeof _meta === 'object' && _meta !== null) {
+    const kept = Object.entries(_meta).filter(([key]) => !HOP_META.test(key));
+    if (kept.length > 0) out._meta = Object.fromEntries(kept);
+  }
+  return out;
 }
 
 /** What the host gets when the upstream fails: its own JSON-RPC error as it is, else -32603 saying what happened. */
