@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@mcpkit/client';
 import { ConnectionClosedError, JsonRpcError, type Transport } from '@mcpkit/jsonrpc-core';
-import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import { INPUT_REQUIRED_METHODS, type InputRequest, type LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
+import { ForwardedCall, WaitingCalls } from './forwarded-call';
 
 /** What an upstream tells the side facing the host: its log messages and what changed. */
 export interface UpstreamEvents {
@@ -39,8 +40,9 @@ const HOP_META = /^io\.modelcontextprotocol\/|^progressToken$/;
  */
 export class Upstream {
   readonly #options: UpstreamOptions;
-  readonly #calls = new AsyncLocalStorage<ServerRequestContext>();
-  readonly #inFlight = new Set<ServerRequestContext>();
+  readonly #calls = new AsyncLocalStorage<ForwardedCall>();
+  readonly #inFlight = new Set<ForwardedCall>();
+  readonly #waiting = new WaitingCalls();
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #quickLosses = 0;
@@ -61,52 +63,66 @@ export class Upstream {
     return await this.#connecting;
   }
 
-  /** Sends `method` upstream for the host's request `ctx`, with its progress, cancellation and questions. */
+  /**
+   * Sends `method` upstream for the host's request `ctx`, with its progress, cancellation and questions. A 2026-07-28
+   * host's retry that answers questions of a call still running drives that call on instead of sending it again.
+   */
   async forward(
     method: string,
     params: Record<string, unknown> | undefined,
     ctx: ServerRequestContext,
   ): Promise<unknown> {
+    const waiting = this.#waiting.resumed(params);
+    if (waiting !== undefined) return await waiting.drive(ctx);
     const client = await this.client().catch((error: unknown) => {
       throw upstreamError(error, 'The upstream server could not be reached');
     });
-    this.#inFlight.add(ctx);
-    try {
-      return await this.#calls.run(ctx, () =>
-        client.request(method, hopParams(params), {
-          signal: ctx.signal,
-          ...(ctx.progressToken === undefined
-            ? {}
-            : {
-                onProgress: ({ progress, total, message }) =>
-                  void ctx.progress(progress, total, message).catch(() => {}),
-              }),
+    const call = new ForwardedCall(ctx, this.#waiting);
+    this.#inFlight.add(call);
+    this.#calls
+      .run(call, () =>
+        client.request(method, hopParams(method, params), {
+          signal: call.signal,
+          onProgress: ({ progress, total, message }) => {
+            const current = call.ctx;
+            if (current.progressToken !== undefined) void current.progress(progress, total, message).catch(() => {});
+          },
+          // A 2026-07-28 upstream's questions name the call they belong to (older ones reach the client's handlers).
+          inputHandlers: {
+            elicitation: (question) => call.ask({ method: 'elicitation/create', params: question }) as never,
+            sampling: (question) => call.ask({ method: 'sampling/createMessage', params: question }) as never,
+            roots: (question) => call.ask({ method: 'roots/list', params: question }) as never,
+          },
         }),
-      );
-    } catch (error) {
-      throw upstreamError(error, 'The upstream server failed the request');
-    } finally {
-      this.#inFlight.delete(ctx);
-    }
+      )
+      .then(
+        (value) => call.settle({ ok: true, value }),
+        (error: unknown) =>
+          call.settle({ ok: false, error: upstreamError(error, 'The upstream server failed the request') }),
+      )
+      .finally(() => this.#inFlight.delete(call));
+    return await call.drive(ctx);
   }
 
   /** Ends the connection for good. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#waiting.abortAll(new Error('The bridge is closing'));
     await this.#client?.close().catch(() => {});
   }
 
-  /** The host request an upstream question belongs to: the call it runs in, else the latest call in flight. */
-  #currentCall(): ServerRequestContext | undefined {
+  /** The call an upstream message belongs to: the call it runs in, else the latest call in flight. */
+  #currentCall(): ForwardedCall | undefined {
     return this.#calls.getStore() ?? [...this.#inFlight].at(-1);
   }
 
-  #askHost(): ServerRequestContext {
-    const ctx = this.#currentCall();
-    if (ctx === undefined) {
-      throw new JsonRpcError(-32603, 'The bridge has no call in progress to ask the host through');
+  /** A legacy upstream's question (a server→client request names no call of ours): asked through the current call. */
+  #askHost(request: InputRequest): Promise<never> {
+    const call = this.#currentCall();
+    if (call === undefined) {
+      return Promise.reject(new JsonRpcError(-32603, 'The bridge has no call in progress to ask the host through'));
     }
-    return ctx;
+    return call.ask(request) as Promise<never>;
   }
 
   async #connect(): Promise<Client> {
@@ -117,14 +133,14 @@ export class Upstream {
       { name: 'mcpkit-bridge', version: '0.0.0' },
       {
         handlers: {
-          elicitation: (params) => this.#askHost().elicit(params),
-          sampling: (params) => this.#askHost().createMessage(params),
-          roots: (params) => this.#askHost().listRoots(params),
+          elicitation: (params) => this.#askHost({ method: 'elicitation/create', params }),
+          sampling: (params) => this.#askHost({ method: 'sampling/createMessage', params }),
+          roots: (params) => this.#askHost({ method: 'roots/list', params }),
         },
         capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
         refreshListsOnChange: false,
         onLogMessage: (params) => {
-          const ctx = this.#currentCall();
+          const ctx = this.#currentCall()?.ctx;
           if (ctx) void ctx.log(params.level, params.data, params.logger).catch(() => {});
           else this.#options.onLog?.(params);
         },
@@ -198,9 +214,20 @@ export class Upstream {
   }
 }
 
-function hopParams(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+/**
+ * The host's params as the upstream gets them: without this hop's `_meta` keys, and, for the requests that have input
+ * rounds, without the round's answers and state (they belong to the bridge's rounds; `tasks/update`'s
+ * `inputResponses` are the request itself and go on).
+ */
+function hopParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (params === undefined) return undefined;
-  const { _meta, inputResponses: _answers, requestState: _state, ...rest } = params;
+  const rounds = INPUT_REQUIRED_METHODS.has(method);
+  const { _meta, ...all } = params;
+  let rest = all;
+  if (rounds) {
+    const { inputResponses: _answers, requestState: _state, ...own } = all;
+    rest = own;
+  }
   if (_meta === undefined || typeof _meta !== 'object' || _meta === null) return rest;
   const kept = Object.fromEntries(Object.entries(_meta).filter(([key]) => !HOP_META.test(key)));
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;

@@ -1,0 +1,73 @@
+// In-process harness of `mcpkit connect`: a remote MCP server over Streamable HTTP on 127.0.0.1, the bridge run by
+// `run(['connect', …])` on in-memory stdio streams, and a host client on the other end of them.
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { Client, type ClientOptions } from '@mcpkit/client';
+import type { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler } from '@mcpkit/transport-http';
+import { toNodeHandler } from '@mcpkit/transport-http/node';
+import { StreamTransport } from '@mcpkit/transport-stdio';
+import { run } from '../src/main';
+import { CONFIG_DIR } from './run-cli';
+
+export interface Remote {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `server` over Streamable HTTP (both eras, sessions) on a free local port. */
+export async function serveRemote(server: McpServer): Promise<Remote> {
+  const handler = createStreamableHttpHandler(server.server);
+  const http: HttpServer = createServer(toNodeHandler(handler));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      await handler.close().catch(() => {});
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+export interface Bridged {
+  host: Client;
+  stderr: () => string;
+  /** Closes the host, ends the bridge's stdin and resolves with its exit code. */
+  close(): Promise<number>;
+}
+
+/** Starts `mcpkit connect <url> [args]` in process and connects `host` to its stdio, in `hostEra`. */
+export async function connectThroughBridge(
+  url: string,
+  args: string[],
+  hostEra: 'legacy' | 'modern',
+  hostOptions: ClientOptions = {},
+): Promise<Bridged> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let errors = '';
+  stderr.on('data', (chunk) => (errors += chunk));
+  const exited = run(['connect', url, '--no-oauth', ...args], {
+    stdin,
+    stdout,
+    stderr,
+    env: { ...process.env, MCPKIT_NO_BROWSER: '1', MCPKIT_CONFIG_DIR: CONFIG_DIR },
+    interactive: false,
+    stderrIsTerminal: false,
+  });
+  const host = new Client({ name: 'host', version: '1.0.0' }, hostOptions);
+  await host.connect(new StreamTransport({ input: stdout, output: stdin }), { era: hostEra });
+  return {
+    host,
+    stderr: () => errors,
+    close: async () => {
+      await host.close().catch(() => {});
+      stdin.end();
+      return await exited;
+    },
+  };
+}
