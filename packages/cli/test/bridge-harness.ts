@@ -1,5 +1,7 @@
-// In-process harness of `mcpkit connect`: a remote MCP server over Streamable HTTP on 127.0.0.1, the bridge run by
+// The bridges' harness. `mcpkit serve` as a child in front of a TypeScript stdio server of the repo; `mcpkit connect`
+// in process: a remote MCP server over Streamable HTTP on 127.0.0.1, the bridge run by
 // `run(['connect', …])` on in-memory stdio streams, and a host client on the other end of them.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -9,7 +11,7 @@ import { createStreamableHttpHandler } from '@mcpkit/transport-http';
 import { toNodeHandler } from '@mcpkit/transport-http/node';
 import { StreamTransport } from '@mcpkit/transport-stdio';
 import { run } from '../src/main';
-import { CONFIG_DIR } from './run-cli';
+import { CONFIG_DIR, REPO, TSX_LOADER } from './run-cli';
 
 export interface Remote {
   url: string;
@@ -70,4 +72,41 @@ export async function connectThroughBridge(
       return await exited;
     },
   };
+}
+
+const NODE_TS = [process.execPath, '--import', TSX_LOADER, '--conditions=@mcpkit/source'];
+
+export interface Served {
+  url: string;
+  stderr: () => string;
+  stop(): void;
+}
+
+/** Starts `mcpkit serve --port 0 [args] -- <the repo's TypeScript server at path>`; resolves once it listens. */
+export async function startServe(args: string[], path: string): Promise<Served> {
+  const child: ChildProcess = spawn(
+    NODE_TS[0]!,
+    [
+      ...NODE_TS.slice(1),
+      `${REPO}packages/cli/src/bin.ts`,
+      'serve',
+      '--port',
+      '0',
+      ...args,
+      '--',
+      ...NODE_TS,
+      `${REPO}${path}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /mcpkit serve: (http:\/\/\S+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`mcpkit serve exited with ${code}:\n${stderr}`)));
+  });
+  return { url, stderr: () => stderr, stop: () => void child.kill('SIGTERM') };
 }
