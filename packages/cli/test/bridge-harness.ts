@@ -41,12 +41,15 @@ export interface Bridged {
   close(): Promise<number>;
 }
 
-/** Starts `mcpkit connect <url> [args]` in process and connects `host` to its stdio, in `hostEra`. */
+/**
+ * Starts `mcpkit connect <url> [args]` in process and connects a host to its stdio, in `hostEra`: `host` (a client
+ * with its extensions installed), or a new client with these options.
+ */
 export async function connectThroughBridge(
   url: string,
   args: string[],
   hostEra: 'legacy' | 'modern',
-  hostOptions: ClientOptions = {},
+  host: Client | ClientOptions = {},
 ): Promise<Bridged> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -61,13 +64,13 @@ export async function connectThroughBridge(
     interactive: false,
     stderrIsTerminal: false,
   });
-  const host = new Client({ name: 'host', version: '1.0.0' }, hostOptions);
-  await host.connect(new StreamTransport({ input: stdout, output: stdin }), { era: hostEra });
+  const client = host instanceof Client ? host : new Client({ name: 'host', version: '1.0.0' }, host);
+  await client.connect(new StreamTransport({ input: stdout, output: stdin }), { era: hostEra });
   return {
-    host,
+    host: client,
     stderr: () => errors,
     close: async () => {
-      await host.close().catch(() => {});
+      await client.close().catch(() => {});
       stdin.end();
       return await exited;
     },

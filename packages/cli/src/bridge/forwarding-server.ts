@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Implementation, ServerCapabilities } from '@mcpkit/protocol';
-import { InputRounds, installResourceSubscriptions, Server, type ServerRequestContext } from '@mcpkit/server';
+import { type Implementation, type ServerCapabilities, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
+import {
+  InputRounds,
+  installResourceSubscriptions,
+  Server,
+  type ServerMiddleware,
+  type ServerRequestContext,
+} from '@mcpkit/server';
+import { CROSSED_EXTENSIONS, LEGACY_TASK_METHODS } from './crossing';
 import type { Upstream } from './upstream';
 
 /** What the server facing the host declares: the upstream's own, as its first connection reported it. */
@@ -21,32 +28,53 @@ const FORWARDED: Record<string, readonly string[]> = {
 /**
  * A low-level mcpkit `Server` that answers every request by forwarding it to an {@link Upstream} (chosen per request:
  * one per host session, or one shared), in whichever era the host speaks. Its `initialize` / `server/discover` are its
- * own, declaring what the upstream declared (tasks and extensions excepted: they are not forwarded).
+ * own, declaring what the upstream declared: the core capabilities, the extensions in `CROSSED_EXTENSIONS` (others
+ * are reported through `onSkipped` and left out) and tasks, to hosts of the upstream's own era (a task does not cross
+ * eras: 2025-11-25 tasks and the 2026-07-28 extension differ in how input and results reach the client).
  */
 export function createForwardingServer(
   upstream: UpstreamDescription,
   upstreamFor: (ctx: ServerRequestContext) => Upstream | Promise<Upstream>,
+  onSkipped?: (extension: string) => void,
 ): Server {
   const {
-    extensions: _extensions,
-    tasks: _tasks,
+    extensions = {},
+    tasks: legacyTasks,
     experimental: _experimental,
     ...capabilities
-  } = upstream.capabilities as ServerCapabilities & { tasks?: unknown; experimental?: unknown };
+  } = upstream.capabilities as ServerCapabilities & { tasks?: Record<string, unknown>; experimental?: unknown };
   const server = new Server(upstream.serverInfo, {
-    capabilities: { ...capabilities, logging: {} },
+    capabilities: { ...capabilities, ...(legacyTasks === undefined ? {} : { tasks: legacyTasks }), logging: {} },
     instructions: upstream.instructions,
     // 2026-07-28 hosts are asked by multi round-trip requests: the secret only has to outlive this process.
     inputRounds: new InputRounds({ requestStateSecret: randomBytes(32).toString('base64url') }),
   });
+  const forward = (method: string) => async (params: unknown, ctx: ServerRequestContext) =>
+    (await upstreamFor(ctx)).forward(method, params as Record<string, unknown> | undefined, ctx);
   for (const [capability, methods] of Object.entries(FORWARDED)) {
     if (!(capability in capabilities)) continue;
-    for (const method of methods) {
-      server.setRequestHandler(method, async (params, ctx) =>
-        (await upstreamFor(ctx)).forward(method, params as Record<string, unknown> | undefined, ctx),
-      );
-    }
+    for (const method of methods) server.setRequestHandler(method, forward(method));
   }
+  if (legacyTasks !== undefined) {
+    for (const method of LEGACY_TASK_METHODS) server.setRequestHandler(method, forward(method));
+  }
+  for (const [id, declaration] of Object.entries(extensions)) {
+    const methods = CROSSED_EXTENSIONS[id];
+    if (methods === undefined) {
+      onSkipped?.(id);
+      continue;
+    }
+    server.extend({
+      id,
+      declaration: declaration as Record<string, unknown>,
+      methods: Object.fromEntries(methods.map((method) => [method, forward(method)])),
+    });
+  }
+  // Each era's hosts see their own tasks vocabulary, as the upstream's era has it (SEP-2663 keeps the legacy
+  // capability out of `server/discover`).
+  const modernTasks = Object.hasOwn(extensions, TASKS_EXTENSION_ID);
+  if (legacyTasks !== undefined) server.use('server/discover', withoutTasks('tasks'));
+  if (modernTasks) server.use('initialize', withoutTasks('extension'));
   if ((capabilities as ServerCapabilities).resources?.subscribe) {
     installResourceSubscriptions(server);
     server.use('resources/subscribe', async (ctx, next) => {
@@ -56,4 +84,20 @@ export function createForwardingServer(
     });
   }
   return server;
+}
+
+/** A middleware taking one tasks vocabulary out of an `initialize` / `server/discover` answer. */
+function withoutTasks(which: 'tasks' | 'extension'): ServerMiddleware {
+  return async (_ctx, next) => {
+    const result = (await next()) as { capabilities?: ServerCapabilities & { tasks?: unknown } } | undefined;
+    if (result?.capabilities === undefined) return result;
+    const capabilities = { ...result.capabilities };
+    if (which === 'tasks') delete capabilities.tasks;
+    else if (capabilities.extensions !== undefined) {
+      const { [TASKS_EXTENSION_ID]: _tasks, ...others } = capabilities.extensions;
+      if (Object.keys(others).length === 0) delete capabilities.extensions;
+      else capabilities.extensions = others;
+    }
+    return { ...result, capabilities };
+  };
 }

@@ -1,9 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@mcpkit/client';
 import { ConnectionClosedError, JsonRpcError, type Transport } from '@mcpkit/jsonrpc-core';
-import { INPUT_REQUIRED_METHODS, type InputRequest, type LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import {
+  INPUT_REQUIRED_METHODS,
+  type InputRequest,
+  type LoggingMessageNotificationParams,
+  TASKS_EXTENSION_ID,
+} from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
+import { createdTaskId, hostCapabilities } from './crossing';
 import { ForwardedCall, WaitingCalls } from './forwarded-call';
+import { TaskSessions } from './task-sessions';
 
 /** What an upstream tells the side facing the host: its log messages and what changed. */
 export interface UpstreamEvents {
@@ -43,6 +50,7 @@ export class Upstream {
   readonly #calls = new AsyncLocalStorage<ForwardedCall>();
   readonly #inFlight = new Set<ForwardedCall>();
   readonly #waiting = new WaitingCalls();
+  readonly #tasks = new TaskSessions();
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #quickLosses = 0;
@@ -87,6 +95,10 @@ export class Upstream {
             const current = call.ctx;
             if (current.progressToken !== undefined) void current.progress(progress, total, message).catch(() => {});
           },
+          // 2026-07-28 upstreams read capabilities per request: the host's (older ones read the bridge's initialize).
+          clientCapabilities: hostCapabilities(ctx),
+          // `tasks/result` waits until the task ends, however long: the host's own request timeout governs it.
+          ...(method === 'tasks/result' ? { timeoutMs: 0 } : {}),
           // A 2026-07-28 upstream's questions name the call they belong to (older ones reach the client's handlers).
           inputHandlers: {
             elicitation: (question) => call.ask({ method: 'elicitation/create', params: question }) as never,
@@ -96,7 +108,10 @@ export class Upstream {
         }),
       )
       .then(
-        (value) => call.settle({ ok: true, value }),
+        (value) => {
+          this.#tasks.created(createdTaskId(value), ctx.session);
+          call.settle({ ok: true, value: withoutCompleteType(value) });
+        },
         (error: unknown) =>
           call.settle({ ok: false, error: upstreamError(error, 'The upstream server failed the request') }),
       )
@@ -148,6 +163,11 @@ export class Upstream {
         onError: (error) => this.#options.onError?.(error),
       },
     );
+    // Task results (`resultType: "task"`) go back to the host as they are; a remote makes one only for a host that
+    // declared the extension (see hostCapabilities).
+    client.extend({ id: TASKS_EXTENSION_ID, resultTypes: ['task'] });
+    // 2025-11-25 task status changes go to the host session that created the task.
+    client.setNotificationHandler('notifications/tasks/status', (params) => this.#tasks.status(params));
     const transport = await this.#options.open();
     const onclose = transport.onclose;
     try {
@@ -244,4 +264,16 @@ function upstreamError(error: unknown, what: string): JsonRpcError {
     );
   }
   return new JsonRpcError(-32603, `${what}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * A 2026-07-28 upstream's `resultType: "complete"` is the upstream hop's: the server facing the host sets its own for
+ * a 2026-07-28 host, and older revisions have none. Other result types (a task) are the answer itself.
+ */
+function withoutCompleteType(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || (value as { resultType?: unknown }).resultType !== 'complete') {
+    return value;
+  }
+  const { resultType: _type, ...rest } = value as Record<string, unknown>;
+  return rest;
 }

@@ -1,0 +1,48 @@
+// What crosses a bridge besides the core: extensions (their methods, by id) and tasks, and what a forwarded request
+// declares upstream on the host's behalf.
+import { type ClientCapabilities, methodAvailability, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
+import type { ServerRequestContext } from '@mcpkit/server';
+
+/**
+ * Extensions the bridges cross, with the methods each adds. A declaration does not list its extension's methods, so
+ * an extension missing here is not advertised to hosts (the bridge could not forward its methods).
+ */
+export const CROSSED_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
+  // 2026-07-28 tasks (2025-11-25 tasks are core methods: `LEGACY_TASK_METHODS`).
+  [TASKS_EXTENSION_ID]: ['tasks/get', 'tasks/update', 'tasks/cancel'],
+  'io.modelcontextprotocol/skills': ['skills/list', 'skills/get', 'resources/directory/read'],
+  // MCP Apps has no methods of its own: its `ui://` resources and the tools' `_meta.ui` cross with resources and tools.
+  'io.modelcontextprotocol/ui': [],
+};
+
+/** 2025-11-25 tasks: core methods, under `capabilities.tasks`. */
+export const LEGACY_TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'] as const;
+
+/**
+ * What a forwarded request declares to a 2026-07-28 upstream (which reads capabilities per request; older ones read
+ * the bridge's `initialize` and ignore this): what the host can answer of what crosses — sampling, elicitation,
+ * roots, and its crossed extensions (so a remote runs a call as a task, or shows MCP Apps tools, only for a host that
+ * can take it).
+ */
+export function hostCapabilities(ctx: ServerRequestContext): ClientCapabilities {
+  const host = ctx.clientCapabilities;
+  const declared: ClientCapabilities = {};
+  if (host.sampling !== undefined) declared.sampling = host.sampling;
+  if (host.elicitation !== undefined) declared.elicitation = host.elicitation;
+  if (host.roots !== undefined) declared.roots = host.roots;
+  // The tasks extension is the 2026-07-28 vocabulary: a host of an older revision that declares it anyway (a client
+  // declares its extensions in both eras) cannot take a task in that shape. The protocol's method table says which.
+  const takesModernTasks = methodAvailability('tasks/update', ctx.protocolVersion).available;
+  for (const [id, declaration] of Object.entries(host.extensions ?? {})) {
+    if (!Object.hasOwn(CROSSED_EXTENSIONS, id) || (id === TASKS_EXTENSION_ID && !takesModernTasks)) continue;
+    declared.extensions ??= {};
+    declared.extensions[id] = declaration;
+  }
+  return declared;
+}
+
+/** The task a `tools/call` answer created, if it is one (2025-11-25 `CreateTaskResult`: `{ task: { taskId } }`). */
+export function createdTaskId(result: unknown): string | undefined {
+  const task = (result as { task?: { taskId?: unknown } } | undefined)?.task;
+  return typeof task?.taskId === 'string' ? task.taskId : undefined;
+}
