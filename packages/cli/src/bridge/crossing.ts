@@ -18,26 +18,33 @@ export const CROSSED_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
 /** 2025-11-25 tasks: core methods, under `capabilities.tasks`. */
 export const LEGACY_TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'] as const;
 
+/** Whether the host's revision has the 2026-07-28 tasks extension (the protocol's method table says: `tasks/update`). */
+export function takesModernTasks(ctx: ServerRequestContext): boolean {
+  return methodAvailability('tasks/update', ctx.protocolVersion).available;
+}
+
 /**
  * What a forwarded request declares to a 2026-07-28 upstream (which reads capabilities per request; older ones read
  * the bridge's `initialize` and ignore this): what the host can answer of what crosses — sampling, elicitation,
  * roots, and its crossed extensions (so a remote runs a call as a task, or shows MCP Apps tools, only for a host that
- * can take it).
+ * can take it). `tasks`: declare the tasks extension whatever the host declared (the bridge translates the task for a
+ * 2025-11-25 host).
  */
-export function hostCapabilities(ctx: ServerRequestContext): ClientCapabilities {
+export function hostCapabilities(ctx: ServerRequestContext, tasks = false): ClientCapabilities {
   const host = ctx.clientCapabilities;
   const declared: ClientCapabilities = {};
   if (host.sampling !== undefined) declared.sampling = host.sampling;
   if (host.elicitation !== undefined) declared.elicitation = host.elicitation;
   if (host.roots !== undefined) declared.roots = host.roots;
   // The tasks extension is the 2026-07-28 vocabulary: a host of an older revision that declares it anyway (a client
-  // declares its extensions in both eras) cannot take a task in that shape. The protocol's method table says which.
-  const takesModernTasks = methodAvailability('tasks/update', ctx.protocolVersion).available;
+  // declares its extensions in both eras) cannot take a task in that shape.
+  const modernTasks = takesModernTasks(ctx);
   for (const [id, declaration] of Object.entries(host.extensions ?? {})) {
-    if (!Object.hasOwn(CROSSED_EXTENSIONS, id) || (id === TASKS_EXTENSION_ID && !takesModernTasks)) continue;
+    if (!Object.hasOwn(CROSSED_EXTENSIONS, id) || (id === TASKS_EXTENSION_ID && !modernTasks)) continue;
     declared.extensions ??= {};
     declared.extensions[id] = declaration;
   }
+  if (tasks) declared.extensions = { ...declared.extensions, [TASKS_EXTENSION_ID]: {} };
   return declared;
 }
 

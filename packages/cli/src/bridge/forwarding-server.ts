@@ -7,7 +7,8 @@ import {
   type ServerMiddleware,
   type ServerRequestContext,
 } from '@mcpkit/server';
-import { CROSSED_EXTENSIONS, LEGACY_TASK_METHODS } from './crossing';
+import { CROSSED_EXTENSIONS, LEGACY_TASK_METHODS, takesModernTasks } from './crossing';
+import { callAsTask, cancelTask, getTask, LEGACY_TASKS_CAPABILITY, taskResult } from './legacy-tasks';
 import type { Upstream } from './upstream';
 
 /** What the server facing the host declares: the upstream's own, as its first connection reported it. */
@@ -43,8 +44,11 @@ export function createForwardingServer(
     experimental: _experimental,
     ...capabilities
   } = upstream.capabilities as ServerCapabilities & { tasks?: Record<string, unknown>; experimental?: unknown };
+  const modernTasks = Object.hasOwn(extensions, TASKS_EXTENSION_ID);
+  // 2025-11-25 hosts get tasks in their words: the upstream's own, or the bridge's translation of the extension's.
+  const hostTasks = legacyTasks ?? (modernTasks ? LEGACY_TASKS_CAPABILITY : undefined);
   const server = new Server(upstream.serverInfo, {
-    capabilities: { ...capabilities, ...(legacyTasks === undefined ? {} : { tasks: legacyTasks }), logging: {} },
+    capabilities: { ...capabilities, ...(hostTasks === undefined ? {} : { tasks: hostTasks }), logging: {} },
     instructions: upstream.instructions,
     // 2026-07-28 hosts are asked by multi round-trip requests: the secret only has to outlive this process.
     inputRounds: new InputRounds({ requestStateSecret: randomBytes(32).toString('base64url') }),
@@ -54,6 +58,28 @@ export function createForwardingServer(
   for (const [capability, methods] of Object.entries(FORWARDED)) {
     if (!(capability in capabilities)) continue;
     for (const method of methods) server.setRequestHandler(method, forward(method));
+  }
+  // A 2025-11-25 host's task-augmented call to a 2026-07-28 remote: translated (the era of the request decides).
+  if (modernTasks && 'tools' in capabilities) {
+    const callTool = async (params: unknown, ctx: ServerRequestContext) => {
+      const own = (params ?? {}) as Record<string, unknown>;
+      const target = await upstreamFor(ctx);
+      if (own.task !== undefined && !takesModernTasks(ctx)) return await callAsTask(target, own, ctx);
+      return await target.forward('tools/call', own, ctx);
+    };
+    server.setRequestHandler('tools/call', callTool);
+    // 2026-07-28 has no `Tool.execution`: the server may answer any call with a task, which is 2025-11-25's
+    // `taskSupport: 'optional'` (a call the remote runs inline is answered with its result, as it came).
+    server.setRequestHandler('tools/list', async (params: unknown, ctx: ServerRequestContext) => {
+      const listed = (await forward('tools/list')(params, ctx)) as { tools?: Record<string, unknown>[] };
+      if (takesModernTasks(ctx) || !Array.isArray(listed?.tools)) return listed;
+      return {
+        ...listed,
+        tools: listed.tools.map((tool) =>
+          tool.execution === undefined ? { ...tool, execution: { taskSupport: 'optional' } } : tool,
+        ),
+      };
+    });
   }
   if (legacyTasks !== undefined) {
     for (const method of LEGACY_TASK_METHODS) server.setRequestHandler(method, forward(method));
@@ -67,13 +93,14 @@ export function createForwardingServer(
     server.extend({
       id,
       declaration: declaration as Record<string, unknown>,
-      methods: Object.fromEntries(methods.map((method) => [method, forward(method)])),
+      methods:
+        id === TASKS_EXTENSION_ID
+          ? tasksMethods(upstreamFor, forward)
+          : Object.fromEntries(methods.map((method) => [method, forward(method)])),
     });
   }
-  // Each era's hosts see their own tasks vocabulary, as the upstream's era has it (SEP-2663 keeps the legacy
-  // capability out of `server/discover`).
-  const modernTasks = Object.hasOwn(extensions, TASKS_EXTENSION_ID);
-  if (legacyTasks !== undefined) server.use('server/discover', withoutTasks('tasks'));
+  // Each era's hosts see their own tasks vocabulary (SEP-2663 keeps the legacy capability out of `server/discover`).
+  if (hostTasks !== undefined) server.use('server/discover', withoutTasks('tasks'));
   if (modernTasks) server.use('initialize', withoutTasks('extension'));
   if ((capabilities as ServerCapabilities).resources?.subscribe) {
     installResourceSubscriptions(server);
@@ -84,6 +111,31 @@ export function createForwardingServer(
     });
   }
   return server;
+}
+
+/**
+ * The tasks extension's methods, for both eras of hosts: forwarded as they are for a 2026-07-28 host; translated to
+ * the 2025-11-25 methods (`tasks/get`, `tasks/result`, `tasks/cancel`) for an older one.
+ */
+function tasksMethods(
+  upstreamFor: (ctx: ServerRequestContext) => Upstream | Promise<Upstream>,
+  forward: (method: string) => (params: unknown, ctx: ServerRequestContext) => Promise<unknown>,
+): Record<string, (params: unknown, ctx: ServerRequestContext) => Promise<unknown>> {
+  const either =
+    (
+      method: string,
+      legacy: (upstream: Upstream, params: Record<string, unknown>, ctx: ServerRequestContext) => unknown,
+    ) =>
+    async (params: unknown, ctx: ServerRequestContext) =>
+      takesModernTasks(ctx)
+        ? await forward(method)(params, ctx)
+        : await legacy(await upstreamFor(ctx), (params ?? {}) as Record<string, unknown>, ctx);
+  return {
+    'tasks/get': either('tasks/get', getTask),
+    'tasks/cancel': either('tasks/cancel', cancelTask),
+    'tasks/update': forward('tasks/update'),
+    'tasks/result': either('tasks/result', taskResult),
+  };
 }
 
 /** A middleware taking one tasks vocabulary out of an `initialize` / `server/discover` answer. */

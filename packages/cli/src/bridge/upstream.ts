@@ -36,6 +36,12 @@ export interface UpstreamOptions extends UpstreamEvents {
   maxBackoffMs?: number;
 }
 
+/** Options of one {@link Upstream.forward}. */
+export interface ForwardOptions {
+  /** Declare the 2026-07-28 tasks extension upstream whatever the host declared (the bridge translates the task). */
+  declareTasks?: boolean;
+}
+
 /** The `_meta` keys that belong to one hop (the era envelope, progress, rounds): never forwarded as they are. */
 const HOP_META = /^io\.modelcontextprotocol\/|^progressToken$/;
 
@@ -79,6 +85,7 @@ export class Upstream {
     method: string,
     params: Record<string, unknown> | undefined,
     ctx: ServerRequestContext,
+    options: ForwardOptions = {},
   ): Promise<unknown> {
     const waiting = this.#waiting.resumed(params);
     if (waiting !== undefined) return await waiting.drive(ctx);
@@ -96,7 +103,7 @@ export class Upstream {
             if (current.progressToken !== undefined) void current.progress(progress, total, message).catch(() => {});
           },
           // 2026-07-28 upstreams read capabilities per request: the host's (older ones read the bridge's initialize).
-          clientCapabilities: hostCapabilities(ctx),
+          clientCapabilities: hostCapabilities(ctx, options.declareTasks),
           // `tasks/result` waits until the task ends, however long: the host's own request timeout governs it.
           ...(method === 'tasks/result' ? { timeoutMs: 0 } : {}),
           // A 2026-07-28 upstream's questions name the call they belong to (older ones reach the client's handlers).
