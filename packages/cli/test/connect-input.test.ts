@@ -34,6 +34,11 @@ beforeAll(async () => {
     const { roots } = await ctx.listRoots();
     return { content: [{ type: 'text', text: roots.map((root) => root.uri).join(',') }] };
   });
+  server.registerTool('chatty', { description: 'Logs while it runs' }, async (_args, ctx) => {
+    await ctx.log('info', 'oven at 250°C', 'kitchen');
+    await ctx.log('debug', 'below the level', 'kitchen');
+    return { content: [{ type: 'text', text: 'done' }] };
+  });
   remote = await serveRemote(server);
 });
 
@@ -50,9 +55,11 @@ const REMOTES = {
 describe('mcpkit connect: questions of the remote reach the stdio host', { timeout: 30_000 }, () => {
   for (const hostEra of ['legacy', 'modern'] as const) {
     for (const [name, { args, runsPerCall }] of Object.entries(REMOTES)) {
-      it(`a ${hostEra} host in front of ${name}: elicitation (two rounds), sampling, roots`, async () => {
+      it(`a ${hostEra} host in front of ${name}: elicitation (two rounds), sampling, roots, logs`, async () => {
         const asked: string[] = [];
+        const logs: unknown[] = [];
         const bridge = await connectThroughBridge(remote.url, args, hostEra, {
+          onLogMessage: (params) => logs.push(params.data),
           handlers: {
             elicitation: async (params) => {
               asked.push(params.message);
@@ -86,6 +93,11 @@ describe('mcpkit connect: questions of the remote reach the stdio host', { timeo
           ]);
           const roots = await bridge.host.callTool({ name: 'workspace' });
           expect(roots.content).toEqual([{ type: 'text', text: 'file:///work/a,file:///work/b' }]);
+
+          // The host's log level reaches the remote: what is above it arrives, what is below it is not sent.
+          await bridge.host.setLoggingLevel('info');
+          await bridge.host.callTool({ name: 'chatty' });
+          expect(logs).toEqual(['oven at 250°C']);
         } finally {
           expect(await bridge.close()).toBe(0);
         }

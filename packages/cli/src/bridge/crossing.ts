@@ -1,6 +1,6 @@
 // What crosses a bridge besides the core: extensions (their methods, by id) and tasks, and what a forwarded request
 // declares upstream on the host's behalf.
-import { type ClientCapabilities, methodAvailability, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
+import { type ClientCapabilities, type LoggingLevel, methodAvailability, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 
 /**
@@ -46,6 +46,17 @@ export function hostCapabilities(ctx: ServerRequestContext, tasks = false): Clie
   }
   if (tasks) declared.extensions = { ...declared.extensions, [TASKS_EXTENSION_ID]: {} };
   return declared;
+}
+
+/**
+ * The log level a forwarded request asks of a 2026-07-28 upstream (which sends log messages only when a request asks):
+ * the host's. A host of a revision with `logging/setLevel` that set none gets every message, as its revision has it;
+ * the side facing the host filters by the host's level either way.
+ */
+export function hostLogLevel(ctx: ServerRequestContext): LoggingLevel | undefined {
+  const level = ctx.session?.logLevel ?? ctx.logLevel;
+  if (level !== undefined) return level;
+  return methodAvailability('logging/setLevel', ctx.protocolVersion).available ? 'debug' : undefined;
 }
 
 /** The task a `tools/call` answer created, if it is one (2025-11-25 `CreateTaskResult`: `{ task: { taskId } }`). */

@@ -8,7 +8,7 @@ import {
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
-import { createdTaskId, hostCapabilities } from './crossing';
+import { createdTaskId, hostCapabilities, hostLogLevel } from './crossing';
 import { ForwardedCall, WaitingCalls } from './forwarded-call';
 import { TaskSessions } from './task-sessions';
 
@@ -104,6 +104,7 @@ export class Upstream {
           },
           // 2026-07-28 upstreams read capabilities per request: the host's (older ones read the bridge's initialize).
           clientCapabilities: hostCapabilities(ctx, options.declareTasks),
+          logLevel: hostLogLevel(ctx),
           // `tasks/result` waits until the task ends, however long: the host's own request timeout governs it.
           ...(method === 'tasks/result' ? { timeoutMs: 0 } : {}),
           // A 2026-07-28 upstream's questions name the call they belong to (older ones reach the client's handlers).
