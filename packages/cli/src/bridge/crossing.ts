@@ -8,15 +8,12 @@ import type { ServerRequestContext } from '@mcpkit/server';
  * an extension missing here is not advertised to hosts (the bridge could not forward its methods).
  */
 export const CROSSED_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
-  // 2026-07-28 tasks (2025-11-25 tasks are core methods: `LEGACY_TASK_METHODS`).
+  // 2026-07-28 tasks (installed with their translation for 2025-11-25 hosts: task-crossing.ts).
   [TASKS_EXTENSION_ID]: ['tasks/get', 'tasks/update', 'tasks/cancel'],
   'io.modelcontextprotocol/skills': ['skills/list', 'skills/get', 'resources/directory/read'],
   // MCP Apps has no methods of its own: its `ui://` resources and the tools' `_meta.ui` cross with resources and tools.
   'io.modelcontextprotocol/ui': [],
 };
-
-/** 2025-11-25 tasks: core methods, under `capabilities.tasks`. */
-export const LEGACY_TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'] as const;
 
 /** Whether the host's revision has the 2026-07-28 tasks extension (the protocol's method table says: `tasks/update`). */
 export function takesModernTasks(ctx: ServerRequestContext): boolean {

@@ -18,7 +18,7 @@ interface Question {
   reject(error: unknown): void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * One request forwarded upstream, kept apart from the host request that started it. What the upstream asks back
@@ -130,6 +130,39 @@ export class ForwardedCall {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The questions not answered yet, by key (a translated task's `inputRequests`). */
+  openQuestions(): Record<string, InputRequest> {
+    const open: Record<string, InputRequest> = {};
+    for (const question of this.#questions.values()) open[question.key] = question.request;
+    return open;
+  }
+
+  /** Answers one open question (a translated task's `tasks/update`); false when `key` is not open. */
+  answer(key: string, answer: unknown): boolean {
+    const question = this.#questions.get(key);
+    if (question === undefined) return false;
+    this.#questions.delete(key);
+    question.resolve(answer);
+    return true;
+  }
+
+  /** How the upstream answered, once it did. */
+  get outcome(): Outcome | undefined {
+    return this.#outcome;
+  }
+
+  /** Resolves when a call nobody drives asks something or ends, or after `ms`. */
+  changed(ms: number): Promise<void> {
+    if (this.#outcome !== undefined || this.#questions.size > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   /** Waits for the host's next round, for a while: a host that never comes back gets its call cancelled. */

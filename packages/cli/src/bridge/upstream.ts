@@ -57,6 +57,7 @@ export class Upstream {
   readonly #inFlight = new Set<ForwardedCall>();
   readonly #waiting = new WaitingCalls();
   readonly #tasks = new TaskSessions();
+  #taskSupport: Map<string, string> | undefined;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #quickLosses = 0;
@@ -89,6 +90,19 @@ export class Upstream {
   ): Promise<unknown> {
     const waiting = this.#waiting.resumed(params);
     if (waiting !== undefined) return await waiting.drive(ctx);
+    return await (await this.start(method, params, ctx, options)).drive(ctx);
+  }
+
+  /**
+   * Sends `method` upstream and returns the call without driving it: its questions wait until someone answers them
+   * (`forward` drives it for the host request; a translated task's `tasks/result` is answered by `tasks/update`).
+   */
+  async start(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ctx: ServerRequestContext,
+    options: ForwardOptions = {},
+  ): Promise<ForwardedCall> {
     const client = await this.client().catch((error: unknown) => {
       throw upstreamError(error, 'The upstream server could not be reached');
     });
@@ -124,7 +138,16 @@ export class Upstream {
           call.settle({ ok: false, error: upstreamError(error, 'The upstream server failed the request') }),
       )
       .finally(() => this.#inFlight.delete(call));
-    return await call.drive(ctx);
+    return call;
+  }
+
+  /** 2025-11-25 tools' `execution.taskSupport` by name, listed once (and again for a name it has not seen). */
+  async taskSupport(name: string): Promise<string | undefined> {
+    if (this.#taskSupport?.has(name) !== true) {
+      const tools = await (await this.client()).listAllTools();
+      this.#taskSupport = new Map(tools.map((tool) => [tool.name, tool.execution?.taskSupport ?? 'forbidden']));
+    }
+    return this.#taskSupport.get(name);
   }
 
   /** Ends the connection for good. */
@@ -196,6 +219,7 @@ export class Upstream {
     };
     this.#connectedAt = Date.now();
     this.#client = client;
+    this.#taskSupport = undefined;
     await this.#follow(client);
     return client;
   }
