@@ -54,6 +54,8 @@ beforeAll(async () => {
   apps.registerAppTool('menu', { view: 'ui://pizzeria/menu', description: 'The menu' }, () => ({
     content: [{ type: 'text', text: 'margherita, diavola' }],
   }));
+  // An extension the bridge does not know the methods of: left out, and said so.
+  server.extend({ id: 'com.example/loyalty', methods: { 'loyalty/points': () => ({ points: 3 }) } });
   await Promise.all([taskServer.ready, skillsServer.ready]);
   remote = await serveRemote(server);
 });
@@ -91,6 +93,8 @@ describe('mcpkit connect: tasks and extensions', { timeout: 30_000 }, () => {
           expect(Object.keys(capabilities.extensions ?? {})).toEqual(
             expect.arrayContaining(['io.modelcontextprotocol/skills', UI]),
           );
+          expect(capabilities.extensions?.['com.example/loyalty']).toBeUndefined();
+          expect(bridge.stderr()).toContain('the extension com.example/loyalty is not crossed');
 
           bakes = 0;
           const handle = await taskClient.callToolAsTask({ name: 'bake', arguments: {} });
