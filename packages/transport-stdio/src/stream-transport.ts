@@ -58,6 +58,18 @@ export interface StreamTransportOptions {
   answerInvalidMessages?: boolean;
   /** Where a dropped oversized message is logged, one line each (servers: stderr). Default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * End `output` when the transport closes, after what is still held is written, so the peer at the other end of a
+   * socket or pipe sees the close. Off by default: the streams are yours, and `process.stdout` must not be ended.
+   * Set it for a socket or pipe the transport owns.
+   *
+   * @example
+   * ```ts
+   * const socket = connect({ host: '127.0.0.1', port: 7000 });
+   * await client.connect(new StreamTransport({ input: socket, output: socket, endOutputOnClose: true }));
+   * ```
+   */
+  endOutputOnClose?: boolean;
 }
 
 /**
@@ -90,6 +102,7 @@ export class StreamTransport implements Transport {
   readonly #output: Writable;
   readonly #answerInvalid: boolean;
   readonly #log: ((line: string) => void) | undefined;
+  readonly #endOutputOnClose: boolean;
   readonly #decoder: LineDecoder;
   #started = false;
   #closed = false;
@@ -104,6 +117,7 @@ export class StreamTransport implements Transport {
     this.#output = options.output;
     this.#answerInvalid = options.answerInvalidMessages ?? false;
     this.#log = options.log;
+    this.#endOutputOnClose = options.endOutputOnClose ?? false;
     this.#decoder = new LineDecoder({
       maxLineBytes: options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES,
       onLine: (line) => this.#receive(line),
@@ -196,6 +210,8 @@ export class StreamTransport implements Transport {
     this.#input.off('end', this.#onEnd);
     this.#input.off('error', this.#onStreamError);
     this.#output.off('error', this.#onStreamError);
+    // A broken output (EPIPE) cannot be ended; ending an already ended stream is a no-op.
+    if (this.#endOutputOnClose && !this.#output.writableEnded && !this.#output.destroyed) this.#output.end();
     this.#decoder.end();
     this.onclose?.(reason);
   }

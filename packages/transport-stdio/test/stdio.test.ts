@@ -1,4 +1,5 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -8,6 +9,7 @@ import {
   ServerProcessExitedError,
   StdioClientTransport,
   StdioServerTransport,
+  StreamTransport,
   UnwrittenMessagesError,
 } from '../src/index';
 
@@ -312,6 +314,45 @@ describe('StreamTransport writes, then the stream ends', () => {
       .map((line) => JSON.parse(line).method);
     expect(methods).toEqual(['a', 'b', 'c']);
     await transport.close();
+  });
+});
+
+describe('StreamTransport endOutputOnClose', () => {
+  it('ends a socket after the last message, so the peer at the other end sees the close', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const socket = connect({ host: '127.0.0.1', port });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const peer = await accepted;
+    let text = '';
+    peer.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    const peerEnded = new Promise((resolve) => peer.once('end', resolve));
+    const transport = new StreamTransport({ input: socket, output: socket, endOutputOnClose: true });
+    await transport.start();
+    transport.send({ jsonrpc: '2.0', method: 'notifications/last' });
+    await transport.close();
+    await peerEnded;
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', method: 'notifications/last' });
+    socket.destroy();
+    peer.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('leaves the output open by default (the streams belong to the caller)', async () => {
+    const output = new PassThrough();
+    const transport = new StreamTransport({ input: new PassThrough(), output });
+    await transport.start();
+    await transport.close();
+    expect(output.writableEnded).toBe(false);
+    const owned = new PassThrough();
+    const owning = new StreamTransport({ input: new PassThrough(), output: owned, endOutputOnClose: true });
+    await owning.start();
+    await owning.close();
+    expect(owned.writableEnded).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   INPUT_REQUIRED_METHODS,
   type InputRequest,
   type LoggingMessageNotificationParams,
+  MetaKeys,
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
@@ -132,7 +133,7 @@ export class Upstream {
       .then(
         (value) => {
           this.#tasks.created(createdTaskId(value), ctx.session);
-          call.settle({ ok: true, value: withoutCompleteType(value) });
+          call.settle({ ok: true, value: hopResult(value, ctx) });
         },
         (error: unknown) =>
           call.settle({ ok: false, error: upstreamError(error, 'The upstream server failed the request') }),
@@ -285,6 +286,28 @@ function hopParams(method: string, params: Record<string, unknown> | undefined):
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
 }
 
+/**
+ * An upstream result without what belongs to the upstream hop: a 2026-07-28 upstream's `resultType` and serverInfo
+ * (the host's side completes results of its own era itself), and for a 2025-era host the cache hints it has no
+ * field for. Without this a 2025-era host read 2026-07-28 fields in its results.
+ */
+function hopResult(result: unknown, ctx: ServerRequestContext): unknown {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const { resultType, ttlMs, cacheScope, _meta, ...rest } = result as Record<string, unknown>;
+  const out: Record<string, unknown> = rest;
+  if (resultType !== undefined && resultType !== 'complete') out.resultType = resultType;
+  const modern = ctx.era === 'modern';
+  // A task's `ttlMs` is its retention, not a cache hint: the bridge translates it for a 2025-era host.
+  if (ttlMs !== undefined && (modern || typeof rest.taskId === 'string')) out.ttlMs = ttlMs;
+  if (cacheScope !== undefined && modern) out.cacheScope = cacheScope;
+  if (typeof _meta === 'object' && _meta !== null) {
+    // The related-task key is the result's own (a 2025-11-25 `tasks/result` names its task), not the hop's.
+    const kept = Object.entries(_meta).filter(([key]) => key === MetaKeys.RelatedTask || !HOP_META.test(key));
+    if (kept.length > 0) out._meta = Object.fromEntries(kept);
+  }
+  return out;
+}
+
 /** What the host gets when the upstream fails: its own JSON-RPC error as it is, else -32603 saying what happened. */
 function upstreamError(error: unknown, what: string): JsonRpcError {
   if (error instanceof JsonRpcError) return error;
@@ -296,16 +319,4 @@ function upstreamError(error: unknown, what: string): JsonRpcError {
     );
   }
   return new JsonRpcError(-32603, `${what}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-/**
- * A 2026-07-28 upstream's `resultType: "complete"` is the upstream hop's: the server facing the host sets its own for
- * a 2026-07-28 host, and older revisions have none. Other result types (a task) are the answer itself.
- */
-function withoutCompleteType(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || (value as { resultType?: unknown }).resultType !== 'complete') {
-    return value;
-  }
-  const { resultType: _type, ...rest } = value as Record<string, unknown>;
-  return rest;
 }

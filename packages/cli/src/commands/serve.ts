@@ -96,7 +96,14 @@ async function serve(context: TalkContext, options: ServeOptions): Promise<numbe
       if (options.shared || ctx.session === undefined) return shared;
       let upstream = perSession.get(ctx.session);
       if (upstream === undefined) {
-        upstream = new Upstream({ open, protocolVersion: options.protocolVersion, ...events });
+        const session = ctx.session;
+        upstream = new Upstream({
+          open,
+          protocolVersion: options.protocolVersion,
+          ...events,
+          // This child's lists are this session's alone: the other hosts have children of their own.
+          onListChanged: (kind) => void session.notify(`notifications/${kind}/list_changed`).catch(() => {}),
+        });
         perSession.set(ctx.session, upstream);
       }
       return upstream;
@@ -113,16 +120,18 @@ async function serve(context: TalkContext, options: ServeOptions): Promise<numbe
   }, 2000);
   sweep.unref();
 
+  const allowedHosts = options.allowedHost?.length ? [...options.allowedHost, ...LOCAL_HOSTS] : [...LOCAL_HOSTS];
+  // Browser origins let in by the Origin checks of HTTP and WebSocket alike: --allowed-origin and the --cors ones.
+  const origins = [...(options.allowedOrigin ?? []), ...(options.cors ?? []).filter((origin) => origin !== '*')];
+  // `--cors '*'` lets any web page call. The transport's Origin list cannot say "any", so its checks are off and the
+  // Host check (the DNS-rebinding protection proper) is made here instead; without it every browser got a 403.
+  const anyOrigin = options.cors?.includes('*') === true;
   const mcp = createStreamableHttpHandler(server, {
-    allowedHosts: options.allowedHost?.length ? [...options.allowedHost, 'localhost', '127.0.0.1', '[::1]'] : undefined,
-    allowedOrigins:
-      options.allowedOrigin?.length || options.cors?.length
-        ? [...(options.allowedOrigin ?? []), ...(options.cors ?? []).filter((origin) => origin !== '*')]
-        : undefined,
+    allowedHosts,
+    allowedOrigins: origins.length > 0 ? origins : undefined,
+    dnsRebindingProtection: !anyOrigin,
   });
-  const handler = options.cors?.length
-    ? withCors(mcp, { origin: options.cors.includes('*') ? '*' : options.cors })
-    : mcp;
+  const handler = options.cors?.length ? withCors(mcp, { origin: anyOrigin ? '*' : options.cors }) : mcp;
   const nodeHandler = toNodeHandler(handler);
   const httpServer = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -133,6 +142,21 @@ async function serve(context: TalkContext, options: ServeOptions): Promise<numbe
     }
     if (url.pathname !== options.path) {
       res.writeHead(404).end();
+      return;
+    }
+    if (anyOrigin && !hostAllowed(req.headers.host ?? '', allowedHosts)) {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32000,
+            message: `Forbidden: Host '${req.headers.host}' is not allowed (DNS rebinding protection)`,
+            data: { host: req.headers.host },
+          },
+        }),
+      );
       return;
     }
     if (token !== undefined && !authorized(req, token) && req.method !== 'OPTIONS') {
@@ -153,7 +177,7 @@ async function serve(context: TalkContext, options: ServeOptions): Promise<numbe
     webSocket = await createWebSocketServer(server, {
       server: httpServer,
       path: options.path,
-      allowedOrigins: options.allowedOrigin,
+      allowedOrigins: origins.length > 0 ? origins : undefined,
       authenticate: (request) => (token === undefined || authorized(request, token) ? undefined : false),
     });
   }
@@ -192,6 +216,18 @@ function authorized(request: IncomingMessage, token: string): boolean {
   const given = Buffer.from(match[1]!.trim());
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** `host` or `host:port` against names (any port) and `name:port` entries, as the transport's own check reads them. */
+function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const lower = host.toLowerCase();
+  const name = lower.startsWith('[') ? lower.slice(0, lower.indexOf(']') + 1) : lower.split(':', 1)[0]!;
+  return allowed.some((entry) => {
+    const wanted = entry.toLowerCase();
+    return wanted === lower || wanted === name;
+  });
 }
 
 function collect(value: string, previous: string[]): string[] {
