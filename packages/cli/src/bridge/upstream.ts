@@ -56,6 +56,8 @@ export class Upstream {
   readonly #options: UpstreamOptions;
   readonly #calls = new AsyncLocalStorage<ForwardedCall>();
   readonly #inFlight = new Set<ForwardedCall>();
+  /** The `tasks/result` calls in flight by task: where a 2025-11-25 task's questions go. */
+  readonly #taskResults = new Map<string, ForwardedCall>();
   readonly #waiting = new WaitingCalls();
   readonly #tasks = new TaskSessions();
   #taskSupport: Map<string, string> | undefined;
@@ -109,6 +111,8 @@ export class Upstream {
     });
     const call = new ForwardedCall(ctx, this.#waiting);
     this.#inFlight.add(call);
+    const waitsForTask = method === 'tasks/result' && typeof params?.taskId === 'string' ? params.taskId : undefined;
+    if (waitsForTask !== undefined) this.#taskResults.set(waitsForTask, call);
     this.#calls
       .run(call, () =>
         client.request(method, hopParams(method, params), {
@@ -138,7 +142,12 @@ export class Upstream {
         (error: unknown) =>
           call.settle({ ok: false, error: upstreamError(error, 'The upstream server failed the request') }),
       )
-      .finally(() => this.#inFlight.delete(call));
+      .finally(() => {
+        this.#inFlight.delete(call);
+        if (waitsForTask !== undefined && this.#taskResults.get(waitsForTask) === call) {
+          this.#taskResults.delete(waitsForTask);
+        }
+      });
     return call;
   }
 
@@ -163,9 +172,14 @@ export class Upstream {
     return this.#calls.getStore() ?? [...this.#inFlight].at(-1);
   }
 
-  /** A legacy upstream's question (a server→client request names no call of ours): asked through the current call. */
+  /**
+   * A legacy upstream's question (a server→client request names no call of ours): a task's question (related-task
+   * `_meta`) goes through the `tasks/result` waiting for that task; any other through the current call.
+   */
   #askHost(request: InputRequest): Promise<never> {
-    const call = this.#currentCall();
+    const related = (request.params as { _meta?: Record<string, { taskId?: unknown } | undefined> } | undefined)
+      ?._meta?.[MetaKeys.RelatedTask]?.taskId;
+    const call = (typeof related === 'string' ? this.#taskResults.get(related) : undefined) ?? this.#currentCall();
     if (call === undefined) {
       return Promise.reject(new JsonRpcError(-32603, 'The bridge has no call in progress to ask the host through'));
     }
