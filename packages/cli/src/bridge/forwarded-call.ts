@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
-import type { InputRequest } from '@mcpkit/protocol';
+import { INPUT_REQUIRED_METHODS, type InputRequest } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 
 /** How long a call waits, set aside, for the host's next input round before it is cancelled upstream. */
@@ -30,7 +30,7 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown
 export class ForwardedCall {
   readonly id = randomBytes(16).toString('base64url');
   readonly #controller = new AbortController();
-  readonly #waiting: WaitingCalls;
+  readonly #waiting: WaitingCalls | undefined;
   readonly #questions = new Map<string, Question>();
   #ctx: ServerRequestContext;
   #asked = 0;
@@ -38,7 +38,8 @@ export class ForwardedCall {
   #wake: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(ctx: ServerRequestContext, waiting: WaitingCalls) {
+  /** `waiting`: where a call that asks is kept for the host's retry; none for a call nobody retries (a relay). */
+  constructor(ctx: ServerRequestContext, waiting: WaitingCalls | undefined) {
     this.#ctx = ctx;
     this.#waiting = waiting;
   }
@@ -59,7 +60,7 @@ export class ForwardedCall {
     return new Promise((resolve, reject) => {
       const key = `mcpkit-bridge-${this.id}-${++this.#asked}`;
       this.#questions.set(key, { key, request, resolve, reject });
-      this.#waiting.keep(this);
+      this.#waiting?.keep(this);
       this.#wake?.();
     });
   }
@@ -67,7 +68,7 @@ export class ForwardedCall {
   /** The upstream answered (or failed): the host request driving the call gets it. */
   settle(outcome: Outcome): void {
     this.#outcome = outcome;
-    this.#waiting.forget(this);
+    this.#waiting?.forget(this);
     clearTimeout(this.#timer);
     this.#wake?.();
   }
@@ -75,7 +76,7 @@ export class ForwardedCall {
   /** Cancels the upstream request and every question still open. */
   abort(reason: unknown): void {
     clearTimeout(this.#timer);
-    this.#waiting.forget(this);
+    this.#waiting?.forget(this);
     this.#controller.abort(reason);
     for (const question of this.#questions.values()) question.reject(reason);
     this.#questions.clear();
@@ -201,8 +202,9 @@ export class WaitingCalls {
     if (this.#calls.get(call.id) === call) this.#calls.delete(call.id);
   }
 
-  /** The call a retry's `inputResponses` answer, if it still runs. */
-  resumed(params: Record<string, unknown> | undefined): ForwardedCall | undefined {
+  /** The call a retry's `inputResponses` answer, if it still runs (only requests with input rounds are retried). */
+  resumed(method: string, params: Record<string, unknown> | undefined): ForwardedCall | undefined {
+    if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
     const responses = params?.inputResponses;
     if (typeof responses !== 'object' || responses === null) return undefined;
     for (const key of Object.keys(responses)) {

@@ -151,7 +151,7 @@ export class ModernTasksOverLegacy {
         relays.delete(oldest);
       }
     }
-    const relay = await upstream.start('tasks/result', { taskId }, ctx);
+    const relay = await upstream.start('tasks/result', { taskId }, ctx, { detached: true });
     relays.set(taskId, relay);
     return relay;
   }

@@ -41,6 +41,8 @@ export interface UpstreamOptions extends UpstreamEvents {
 export interface ForwardOptions {
   /** Declare the 2026-07-28 tasks extension upstream whatever the host declared (the bridge translates the task). */
   declareTasks?: boolean;
+  /** A call no host request drives or retries (`start` only): its questions are answered by whoever holds it. */
+  detached?: boolean;
 }
 
 /** The `_meta` keys that belong to one hop (the era envelope, progress, rounds): never forwarded as they are. */
@@ -91,7 +93,7 @@ export class Upstream {
     ctx: ServerRequestContext,
     options: ForwardOptions = {},
   ): Promise<unknown> {
-    const waiting = this.#waiting.resumed(params);
+    const waiting = this.#waiting.resumed(method, params);
     if (waiting !== undefined) return await waiting.drive(ctx);
     return await (await this.start(method, params, ctx, options)).drive(ctx);
   }
@@ -109,7 +111,7 @@ export class Upstream {
     const client = await this.client().catch((error: unknown) => {
       throw upstreamError(error, 'The upstream server could not be reached');
     });
-    const call = new ForwardedCall(ctx, this.#waiting);
+    const call = new ForwardedCall(ctx, options.detached === true ? undefined : this.#waiting);
     this.#inFlight.add(call);
     const waitsForTask = method === 'tasks/result' && typeof params?.taskId === 'string' ? params.taskId : undefined;
     if (waitsForTask !== undefined) this.#taskResults.set(waitsForTask, call);
