@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectThroughBridge, type Remote, serveRemote } from './bridge-harness';
 
 let executions = 0;
+let cancelled = 0;
 let remote: Remote;
 
 beforeAll(async () => {
@@ -39,6 +40,11 @@ beforeAll(async () => {
     await ctx.log('debug', 'below the level', 'kitchen');
     return { content: [{ type: 'text', text: 'done' }] };
   });
+  server.registerTool('simmer', { description: 'Runs until cancelled' }, async (_args, ctx) => {
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    cancelled++;
+    return { content: [{ type: 'text', text: 'off the heat' }] };
+  });
   remote = await serveRemote(server);
 });
 
@@ -55,7 +61,7 @@ const REMOTES = {
 describe('mcpkit connect: questions of the remote reach the stdio host', { timeout: 30_000 }, () => {
   for (const hostEra of ['legacy', 'modern'] as const) {
     for (const [name, { args, runsPerCall }] of Object.entries(REMOTES)) {
-      it(`a ${hostEra} host in front of ${name}: elicitation (two rounds), sampling, roots, logs`, async () => {
+      it(`a ${hostEra} host in front of ${name}: elicitation (two rounds), sampling, roots, logs, cancellation`, async () => {
         const asked: string[] = [];
         const logs: unknown[] = [];
         const bridge = await connectThroughBridge(remote.url, args, hostEra, {
@@ -98,6 +104,16 @@ describe('mcpkit connect: questions of the remote reach the stdio host', { timeo
           await bridge.host.setLoggingLevel('info');
           await bridge.host.callTool({ name: 'chatty' });
           expect(logs).toEqual(['oven at 250°C']);
+
+          // The host cancelling a call that asked nothing cancels it upstream.
+          cancelled = 0;
+          const controller = new AbortController();
+          const simmering = bridge.host.callTool({ name: 'simmer' }, { signal: controller.signal });
+          setTimeout(() => controller.abort(new Error('enough')), 100);
+          await expect(simmering).rejects.toThrow();
+          const deadline = Date.now() + 5_000;
+          while (cancelled === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+          expect(cancelled).toBe(1);
         } finally {
           expect(await bridge.close()).toBe(0);
         }
