@@ -74,7 +74,7 @@ const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]
     'transport/index',
   ],
   // The extensions to install on either side (`mcp.extend(tasks())`, `client.extend(skills())`).
-  '@mcpkit/tasks': ['server/index', 'client/index'],
+  '@mcpkit/tasks': ['server/index', 'client/index', 'store/index'],
   '@mcpkit/skills': ['server/index', 'client/index'],
   '@mcpkit/apps': ['host/index', 'view/index', 'post-message-transport'],
   '@mcpkit/testing': ['wire/index'],

@@ -5,6 +5,7 @@ export default packageBuild(
   {
     index: 'src/index.ts',
     'sqlite/index': 'src/sqlite/index.ts',
+    'store/index': 'src/store/index.ts',
     'server/index': 'src/server/index.ts',
     'client/index': 'src/client/index.ts',
   },

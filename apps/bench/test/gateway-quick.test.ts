@@ -19,7 +19,7 @@ it('bench:gateway --quick measures one hop over stdio and HTTP', () => {
   );
   expect(run.status, run.stderr).toBe(0);
   const report = JSON.parse(readFileSync(out, 'utf8'));
-  expect(report).toMatchObject({ schema: 'mcpkit-bench-gateway/1', mode: 'quick', clients: 16 });
+  expect(report).toMatchObject({ schema: 'mcpkit-bench-gateway/2', mode: 'quick', clients: 16 });
   for (const upstream of ['stdio', 'http']) {
     const figures = report.results[upstream];
     for (const key of [

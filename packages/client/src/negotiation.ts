@@ -1,37 +1,25 @@
+import { ConnectionClosedError, JsonRpcError, RequestAbortedError } from '@mcpkit/jsonrpc-core';
 import {
-  ConnectionClosedError,
-  JsonRpcError,
-  type JsonRpcPeer,
-  RequestAbortedError,
-  type RequestId,
-} from '@mcpkit/jsonrpc-core';
-import {
-  type ClientCapabilities,
-  checkNegotiatedLegacyVersion,
-  clientCapabilitiesFor,
-  type DiscoverResult,
-  type Implementation,
-  type InitializeResult,
+  eraOfVersion,
   isModernEraErrorCode,
-  isModernVersion,
   isSupportedVersion,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
-  type ModernProtocolVersion,
-  readUnsupportedProtocolVersionData,
-  selectModernVersion,
 } from '@mcpkit/protocol';
-import type { CancellationPolicy } from './cancellation';
 import type { SessionState } from './eras/client-era';
-import { checkDiscoverResult } from './eras/discover-result';
-import type { LegacyEra } from './eras/legacy-era';
-import type { ModernEra } from './eras/modern-era';
+import type { Attempt, NegotiationContext } from './eras/handshake';
+import { initialize } from './eras/legacy-handshake';
+import {
+  discoverModern,
+  LATEST_MODERN_VERSION,
+  ProbeAnsweredOtherwise,
+  ProbeUnanswered,
+} from './eras/modern-handshake';
 import { McpClientError } from './errors';
 import type { ConnectOptions, Era } from './options';
 
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
-const LATEST_MODERN_VERSION: ModernProtocolVersion = MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]!;
 // The brands of @mcpkit/client/auth's AuthorizationError and OAuthError. Read by key rather than imported, so the root
 // entry never loads the /auth subpath, and errors from another copy of the package are recognised too.
 const AUTHORIZATION_BRANDS = [
@@ -41,37 +29,28 @@ const AUTHORIZATION_BRANDS = [
 // Transports wrap what their fetch throws once or twice; the bound only guards against a cyclic cause chain.
 const MAX_CAUSE_DEPTH = 8;
 
-/**
- * What negotiation needs from the client: a connected peer, who the client is, its era objects (the session opens
- * with the one negotiation settles on), and where results go.
- */
-export interface NegotiationContext {
-  readonly peer: JsonRpcPeer;
-  readonly info: Implementation;
-  readonly capabilities: ClientCapabilities;
-  /** The client's era objects; the modern one also gives the probe its `_meta` envelope. */
-  readonly eras: { readonly legacy: LegacyEra; readonly modern: ModernEra };
-  /** Timeout of `initialize` / `server/discover` when `ConnectOptions.timeoutMs` is not set. */
-  readonly defaultTimeoutMs: number;
-  /** Silences the probe: a legacy server must not hear about a request it never knew. */
-  readonly cancellation: CancellationPolicy;
-  /** Receives the server's `DiscoverResult` (the client caches it). */
-  readonly onDiscovered: (result: DiscoverResult) => void;
-  /** Tells the transport the version settled on (see `VersionedTransport`), before anything of its era is sent. */
-  readonly tellVersion: (version: string) => void;
+/** One era's handshake, as `negotiate` picks it: the version it asks for unless pinned, and what opens the session. */
+interface EraHandshake {
+  readonly latest: string;
+  open(attempt: Attempt, version: string, pinned: boolean): Promise<SessionState>;
 }
 
-interface Attempt {
-  readonly context: NegotiationContext;
-  readonly timeoutMs: number;
-  readonly signal: AbortSignal | undefined;
-  /** Only for the probe: how long it may stay unanswered once the server has sent something. */
-  readonly probeTimeoutMs?: number;
-}
+// Each era's handshake, by name: a pinned version or an explicit era picks one, once (`era: 'auto'` probes instead).
+const HANDSHAKES: Readonly<Record<Era, EraHandshake>> = {
+  legacy: {
+    latest: LATEST_LEGACY_PROTOCOL_VERSION,
+    open: (attempt, version) => initialize(attempt, version, { allowModernSwitch: false }),
+  },
+  modern: {
+    latest: LATEST_MODERN_VERSION,
+    open: (attempt, version, pinned) => discoverModern(attempt, version, { pinned }),
+  },
+};
 
 /**
- * Settles the era and version over a connected peer, and opens the session with that era's object. Pinned version: its era decides, no probe, no switching. `era:
- * 'auto'`: probe `server/discover` with the 2026-07-28 envelope; a `DiscoverResult` or a recognised 2026 error means
+ * Settles the era and version over a connected peer, and opens the session with that era's object (each era's
+ * handshake is in eras/). Pinned version: its era decides, no probe, no switching. An explicit era: its handshake with
+ * its newest version. `era: 'auto'`: probe `server/discover` with the 2026-07-28 envelope; a `DiscoverResult` or a recognised 2026 error means
  * modern (after -32022 one retry with a mutual version, never a fallback); anything else, or no answer within
  * `probeTimeoutMs`, means legacy: `initialize` + `notifications/initialized`. The probe timeout counts from the first
  * message the server sends (or from the probe, if the server spoke before it): a server still starting says nothing,
@@ -86,14 +65,8 @@ export async function negotiate(context: NegotiationContext, options: ConnectOpt
     timeoutMs: options.timeoutMs ?? context.defaultTimeoutMs,
     signal: options.signal,
   };
-  if (pinned !== undefined) {
-    const pinnedEra = eraOfPinned(pinned, era);
-    return pinnedEra === 'modern'
-      ? discoverModern(attempt, pinned, { pinned: true })
-      : initialize(attempt, pinned, { allowModernSwitch: false });
-  }
-  if (era === 'legacy') return initialize(attempt, LATEST_LEGACY_PROTOCOL_VERSION, { allowModernSwitch: false });
-  if (era === 'modern') return discoverModern(attempt, LATEST_MODERN_VERSION, { pinned: false });
+  if (pinned !== undefined) return HANDSHAKES[eraOfPinned(pinned, era)].open(attempt, pinned, true);
+  if (era !== 'auto') return HANDSHAKES[era].open(attempt, HANDSHAKES[era].latest, false);
   let probeError: unknown;
   try {
     const probe = { ...attempt, probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS };
@@ -148,7 +121,7 @@ function eraOfPinned(pinned: string, era: 'auto' | Era): Era {
       { requested: pinned },
     );
   }
-  const pinnedEra: Era = isModernVersion(pinned) ? 'modern' : 'legacy';
+  const pinnedEra = eraOfVersion(pinned);
   if (era !== 'auto' && era !== pinnedEra) {
     throw new McpClientError(
       'ERR_VERSION_NEGOTIATION',
@@ -180,172 +153,4 @@ function isAuthorizationFailure(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
-}
-
-/** Thrown inside the probe when the server answered `server/discover` with something else than a DiscoverResult. */
-class ProbeAnsweredOtherwise extends Error {
-  override name = 'ProbeAnsweredOtherwise';
-}
-
-async function discoverModern(
-  attempt: Attempt,
-  version: string,
-  how: { pinned: boolean; probe?: boolean },
-): Promise<SessionState> {
-  const { context } = attempt;
-  let current = version;
-  for (let retry = 0; ; retry++) {
-    let result: unknown;
-    try {
-      result = await sendDiscover(attempt, current, how.probe === true);
-    } catch (error) {
-      const unsupported = JsonRpcError.is(error) ? readUnsupportedProtocolVersionData(error) : undefined;
-      if (unsupported === undefined) throw error;
-      const next = how.pinned ? undefined : selectModernVersion(unsupported.supported);
-      if (next === undefined || retry > 0) {
-        throw new McpClientError(
-          'ERR_VERSION_NEGOTIATION',
-          `The server does not support protocol version '${current}' and shares no 2026-07-28-era version with this client; it supports: ${unsupported.supported.join(', ') || 'nothing listed'}`,
-          { requested: current, supported: unsupported.supported, client: [...MODERN_PROTOCOL_VERSIONS] },
-          { cause: error },
-        );
-      }
-      current = next;
-      continue;
-    }
-    // `current` is always a known modern version here: the caller's, or one selectModernVersion picked.
-    const verdict = checkDiscoverResult(current as ModernProtocolVersion, result);
-    if (!verdict.ok) {
-      // Only the probe may meet a non-modern server; an explicit modern connection reports the bad answer.
-      if (how.probe) throw new ProbeAnsweredOtherwise();
-      throw new McpClientError(
-        'ERR_INVALID_RESULT',
-        'server/discover answered with something that is not a DiscoverResult',
-        { result, issues: verdict.issues },
-      );
-    }
-    const discovered = result as DiscoverResult;
-    if (!discovered.supportedVersions.includes(current)) {
-      const next = how.pinned ? undefined : selectModernVersion(discovered.supportedVersions);
-      if (next === undefined) {
-        throw new McpClientError(
-          'ERR_VERSION_NEGOTIATION',
-          `The server supports ${discovered.supportedVersions.join(', ') || 'no versions'}, none of which this client speaks as requested ('${current}')`,
-          { requested: current, supported: discovered.supportedVersions },
-        );
-      }
-      current = next;
-    }
-    context.onDiscovered(discovered);
-    context.tellVersion(current);
-    return context.eras.modern.open(current, discovered);
-  }
-}
-
-/**
- * One `server/discover`; a probe is silenced, so its abort or timeout sends no cancellation. A probe waits up to the
- * connect timeout while the server has said nothing, and `probeTimeoutMs` once it has spoken: a compliant legacy
- * server answers an unknown method with an error, so only a server that is up but silent is judged by the clock.
- */
-async function sendDiscover(attempt: Attempt, version: string, probe: boolean): Promise<unknown> {
-  const { peer, cancellation, eras } = attempt.context;
-  let id: RequestId | undefined;
-  const probeTimeoutMs = probe ? attempt.probeTimeoutMs : undefined;
-  const probeClock = probeTimeoutMs === undefined ? undefined : new ProbeClock(peer, probeTimeoutMs, attempt.signal);
-  try {
-    return await peer.request(
-      'server/discover',
-      { _meta: eras.modern.envelope(version) },
-      {
-        timeoutMs: attempt.timeoutMs,
-        signal: probeClock?.signal ?? attempt.signal,
-        onRequest: probe
-          ? (request) => {
-              id = request.id;
-              cancellation.silence(id);
-            }
-          : undefined,
-      },
-    );
-  } finally {
-    probeClock?.stop();
-    if (id !== undefined) cancellation.unsilence(id);
-  }
-}
-
-/**
- * The probe's own deadline: armed at the server's first message (at once if it already sent one), it aborts the probe
- * `timeoutMs` later. Also follows the caller's signal, so one signal serves the request.
- */
-class ProbeClock {
-  readonly #controller = new AbortController();
-  readonly #caller: AbortSignal | undefined;
-  readonly #stopListening: () => void;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(peer: JsonRpcPeer, timeoutMs: number, caller: AbortSignal | undefined) {
-    this.#caller = caller;
-    if (caller?.aborted) this.#controller.abort(caller.reason);
-    else caller?.addEventListener('abort', this.#follow, { once: true });
-    this.#stopListening = peer.onFirstMessage(() => {
-      this.#timer = setTimeout(
-        () =>
-          this.#controller.abort(
-            new ProbeUnanswered(`server/discover got no answer within ${timeoutMs} ms of the server's first message`),
-          ),
-        timeoutMs,
-      );
-    });
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  stop(): void {
-    this.#stopListening();
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#caller?.removeEventListener('abort', this.#follow);
-  }
-
-  readonly #follow = (): void => this.#controller.abort(this.#caller?.reason);
-}
-
-/** Why the probe was given up: the server spoke, but did not answer `server/discover` in `probeTimeoutMs`. */
-class ProbeUnanswered extends Error {
-  override name = 'ProbeUnanswered';
-}
-
-async function initialize(
-  attempt: Attempt,
-  version: string,
-  how: { allowModernSwitch: boolean },
-): Promise<SessionState> {
-  const { peer, capabilities, info, eras } = attempt.context;
-  let result: InitializeResult;
-  try {
-    result = await peer.request<InitializeResult>(
-      'initialize',
-      // Only what this revision defines: pinned to 2025-03-26, the client must not claim elicitation.
-      { protocolVersion: version, capabilities: clientCapabilitiesFor(version, capabilities), clientInfo: info },
-      { timeoutMs: attempt.timeoutMs, signal: attempt.signal },
-    );
-  } catch (error) {
-    // A modern-only server lists its versions in its answer to initialize: if a slow start made the probe time
-    // out, this is where we learn the server is modern after all.
-    const unsupported = JsonRpcError.is(error) ? readUnsupportedProtocolVersionData(error) : undefined;
-    const modern = unsupported && how.allowModernSwitch ? selectModernVersion(unsupported.supported) : undefined;
-    if (modern === undefined) throw error;
-    return discoverModern(attempt, modern, { pinned: false });
-  }
-  const check = checkNegotiatedLegacyVersion(result?.protocolVersion);
-  if (!check.ok) {
-    throw new McpClientError('ERR_VERSION_NEGOTIATION', check.reason, {
-      received: check.received,
-      supported: check.supported,
-    });
-  }
-  attempt.context.tellVersion(check.version);
-  await peer.notify('notifications/initialized');
-  return eras.legacy.open(check.version, result);
 }

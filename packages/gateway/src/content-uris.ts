@@ -9,19 +9,20 @@ import type { MountNames } from './names';
  */
 export function downstreamBlocks<B>(names: MountNames, blocks: B[]): B[] {
   if (!Array.isArray(blocks)) return blocks;
+  // Called on every forwarded result: a plain loop, and a copy only when a block holds a URI to map.
   let mapped: B[] | undefined;
-  blocks.forEach((block, index) => {
-    const item = block as { type?: unknown; uri?: unknown; resource?: { uri?: unknown } } | null;
+  for (let index = 0; index < blocks.length; index++) {
+    const item = blocks[index] as { type?: unknown; uri?: unknown; resource?: { uri?: unknown } } | null;
     let replaced: unknown;
     if (item?.type === 'resource_link' && typeof item.uri === 'string') {
       replaced = { ...item, uri: names.uri(item.uri) };
     } else if (item?.type === 'resource' && typeof item.resource?.uri === 'string') {
       replaced = { ...item, resource: { ...item.resource, uri: names.uri(item.resource.uri) } };
     }
-    if (replaced === undefined) return;
+    if (replaced === undefined) continue;
     mapped ??= [...blocks];
     mapped[index] = replaced as B;
-  });
+  }
   return mapped ?? blocks;
 }
 

@@ -12,6 +12,9 @@ const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 export function resultForDownstream<R>(result: R, era: Era): R {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
   const record = result as Record<string, unknown>;
+  // A 2026-07-28 caller of a 2026-07-28 upstream: the front server writes `resultType: 'complete'` over the copy it
+  // makes anyway, so the common result crosses without one here.
+  if (era === 'modern' && record.resultType === 'complete') return result;
   const modernOnly = era === 'legacy' && ('ttlMs' in record || 'cacheScope' in record || hasServerInfo(record));
   // The common case copies nothing.
   if (!('resultType' in record) && !modernOnly) return result;

@@ -6,7 +6,7 @@ import type {
   ResourceNotFoundErrorData,
   UnsupportedProtocolVersionErrorData,
 } from './types/errors.js';
-import { isModernVersion } from './versions.js';
+import { isSupportedVersion, revisionHas } from './versions.js';
 
 /**
  * JSON-RPC error codes MCP uses, across revisions.
@@ -151,8 +151,12 @@ export function unsupportedProtocolVersionError(supported: readonly string[], re
  */
 export function resourceNotFoundError(uri: string, version: string): JsonRpcError {
   const data: ResourceNotFoundErrorData = { uri };
-  // Era branch kept: the error code is the revision's rule (-32002 became -32602), decided where the error is made.
-  const code = isModernVersion(version) ? McpErrorCode.InvalidParams : McpErrorCode.ResourceNotFound;
+  // The revision table says which code the revision uses (-32002 became -32602); a version it does not know keeps the
+  // older code.
+  const code =
+    revisionHas(version, 'resourceNotFoundCode32002') || !isSupportedVersion(version)
+      ? McpErrorCode.ResourceNotFound
+      : McpErrorCode.InvalidParams;
   return new JsonRpcError(code, `Resource not found: ${uri}`, data);
 }
 

@@ -1,7 +1,7 @@
 // @mcpkit/tasks: tasks in both protocol eras — 2025-11-25 task-augmented requests and the 2026-07-28 extension
 // io.modelcontextprotocol/tasks — on the server (`TasksServer`) and the client (`TasksClient`), with stores behind one
-// interface. Runs anywhere: the SQLite store is on the `/sqlite` subpath; the extensions to install
-// (`server.extend(tasks({ store }))`, `client.extend(tasks())`) on `/server` and `/client`.
+// interface. Runs anywhere: the SQLite store is on the `/sqlite` subpath; what writing a store takes on `/store`; the
+// extensions to install (`server.extend(tasks({ store }))`, `client.extend(tasks())`) on `/server` and `/client`.
 
 export { TaskClientError } from './client/task-client-error';
 export { TaskHandle, type WaitOptions } from './client/task-handle';
@@ -19,24 +19,19 @@ export type {
   TasksServerOptions,
   TaskToolOptions,
 } from './server/task-server-options';
-export { newTaskId } from './task-ids';
+/** @deprecated Store helpers: import them from `@mcpkit/tasks/store`; these root re-exports go in the next minor. */
+export { applyPatch, decodeCursor, encodeCursor, isTerminal, newTaskId, TERMINAL_STATUSES } from './store/index';
+// The TaskStore interface and its types, for configuring a store; writing one takes `@mcpkit/tasks/store`.
+export type { TaskEra, TaskPatch, TaskRecord } from './task-record';
 export {
-  detailedModernTask,
-  isTerminal,
-  legacyTask,
-  modernTask,
-  type TaskEra,
-  type TaskPatch,
-  type TaskRecord,
-  TERMINAL_STATUSES,
-} from './task-record';
-export {
-  applyPatch,
   type CreateLimits,
-  decodeCursor,
-  encodeCursor,
   type TaskPage,
   type TaskStore,
   TaskStoreError,
   type UpdateOutcome,
 } from './task-store';
+/**
+ * @deprecated The wire forms of a task record are the task server's own business (it answers `tasks/get` with them);
+ * they leave the public surface in the next minor, with no replacement.
+ */
+export { detailedModernTask, legacyTask, modernTask } from './task-wire';

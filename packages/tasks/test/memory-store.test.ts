@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryTaskStore, newTaskId } from '../src/index';
+import { InMemoryTaskStore } from '../src/index';
+import { newTaskId } from '../src/store/index';
 import { storeContract } from './store-contract';
 
 describe('InMemoryTaskStore', () => {

@@ -1,5 +1,6 @@
+// The contract every store keeps, written as a store's author would: against what `@mcpkit/tasks/store` exports.
 import { expect, it } from 'vitest';
-import { newTaskId, type TaskRecord, type TaskStore, TaskStoreError } from '../src/index';
+import { newTaskId, type TaskRecord, type TaskStore, TaskStoreError } from '../src/store/index';
 
 /** A fresh store on the given clock; `maxTasks` bounds it. */
 export type MakeStore = (clock: { now: number }, maxTasks: number) => Promise<TaskStore>;

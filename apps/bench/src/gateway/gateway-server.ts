@@ -1,38 +1,46 @@
 // The gateway the hop bench measures: an `McpServer` with one upstream mounted with an empty namespace (the same
-// `echo` tool), served over stdio (`--serve stdio`) or Streamable HTTP (`--serve http`, a JSON line `{"url": …}` on
-// stdout once it listens). The upstream is the mcpkit bench server over stdio (spawned by the gateway) or over HTTP
-// (`--upstream <url>`).
+// `echo` tool), served over Streamable HTTP with exactly the handler options of the direct server
+// (`mcpkit-http-server.ts --mode modern`), so that the only difference between the two routes is the hop. A JSON line
+// `{"url": …}` on stdout once it listens. The upstream: the bench server over stdio (`--upstream-command <file>`, run
+// with this process's node) or over Streamable HTTP (`--upstream <url>`).
 import { Gateway } from '@mcpkit/gateway';
 import { upstream } from '@mcpkit/gateway/node';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/transport-http';
 import { listen } from '@mcpkit/transport-http/node';
-import { StdioServerTransport } from '@mcpkit/transport-stdio';
 import { announce } from '../servers/http/http-args';
 
 const argument = (name: string) => {
   const index = process.argv.indexOf(name);
   return index === -1 ? undefined : process.argv[index + 1];
 };
-const serve = argument('--serve') ?? 'stdio';
 const upstreamUrl = argument('--upstream');
-const stdioServer = new URL('../servers/mcpkit-server.ts', import.meta.url).pathname;
+const upstreamCommand = argument('--upstream-command');
+if ((upstreamUrl === undefined) === (upstreamCommand === undefined)) {
+  throw new Error('gateway-server: pass --upstream <url> or --upstream-command <file>');
+}
 
 const front = new McpServer({ name: 'bench-gateway', version: '1.0.0' });
 const gateway = new Gateway(front);
 const mount = await gateway.mount(
   '',
-  upstreamUrl === undefined
-    ? upstream({ command: process.execPath, args: ['--conditions=@mcpkit/source', '--import', 'tsx', stdioServer] })
-    : upstream({ url: upstreamUrl }),
+  upstreamCommand !== undefined
+    ? upstream({ command: process.execPath, args: [upstreamCommand] })
+    : upstream({ url: upstreamUrl as string }),
 );
 if (mount.status !== 'up') throw new Error(`the upstream is ${mount.status}`);
-if (serve === 'stdio') {
-  await front.connect(new StdioServerTransport());
-} else {
-  const { url } = await listen(createStreamableHttpHandler(front, { maxSessions: 100_000 }), {
-    port: 0,
-    host: '127.0.0.1',
-  });
-  announce(url);
-}
+process.stderr.write(
+  `gateway: upstream ${upstreamCommand === undefined ? 'http' : 'stdio'}, era ${mount.client?.era}\n`,
+);
+// The direct server's options in its 2026-07-28 mode (servers/http/mcpkit-http-server.ts): a front answering with
+// SSE where the direct server answers with JSON would measure the response mode, not the hop.
+const handler = createStreamableHttpHandler(front, {
+  sessions: false,
+  responseMode: 'auto',
+  maxSessions: 100_000,
+  maxBodyBytes: 64 * 1024 * 1024,
+});
+const { url } = await listen(handler, { port: 0, host: '127.0.0.1' });
+announce(url);
+// A normal exit on SIGTERM, so that `node --cpu-prof` (BENCH_CPU_PROF) writes its profile.
+process.once('SIGTERM', () => process.exit(0));

@@ -2,7 +2,7 @@ import type { AuthInfo } from '@mcpkit/jsonrpc-core';
 import type { ServerMiddleware } from '@mcpkit/server';
 import { type AuthRefusal, authRefusal, BuiltRefusal, refusalResponse } from './auth-responses';
 import type { BearerErrorData } from './bearer-errors';
-import { createBearerMiddleware } from './bearer-middleware';
+import { bearerMiddleware } from './bearer-middleware';
 import { type BearerTokenResult, readBearerToken } from './bearer-token';
 import { AuthConfigError, TokenVerificationError } from './errors';
 import { type NodeRequestLike, readNodeBearerToken } from './node-request';
@@ -200,7 +200,7 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
   const authenticateNode = (request: NodeRequestLike): Promise<AuthInfo | AuthRefusal> =>
     check(readNodeBearerToken(request), undefined);
 
-  const middleware = createBearerMiddleware(checkConfig);
+  const middleware = bearerMiddleware(checkConfig);
   const webSocket: BearerWebSocketOptions = Object.freeze({ authenticate: authenticateNode });
 
   function protect<H extends AuthenticatedHandler>(handler: H): H {

@@ -67,7 +67,7 @@ export function bearerRefusal(
 }
 
 /** The per-request check as server middleware: `mcp.use(bearer.middleware)` covers every transport. */
-export function createBearerMiddleware(config: BearerCheckConfig): ServerMiddleware {
+export function bearerMiddleware(config: BearerCheckConfig): ServerMiddleware {
   return (ctx, next) => {
     if (ctx.kind !== 'request') return next();
     const refusal = bearerRefusal(config, ctx.method, ctx.params, ctx.auth);

@@ -1,6 +1,10 @@
 import type { Client } from '@mcpkit/client';
+import { methodExists } from '@mcpkit/protocol';
 import type { ServerMiddleware, ServerSession } from '@mcpkit/server';
 import { type KeepAliveOptions, keepAliveSettings, Pinger } from './pinger';
+
+/** Whether the revision a connection negotiated has `ping` (the legacy ones; 2026-07-28 removed it). */
+const hasPing = (version: string | undefined): boolean => version !== undefined && methodExists('ping', version);
 
 /**
  * Server-side keep-alive (legacy era): once a session has initialized, the server sends it `ping` every
@@ -22,7 +26,7 @@ export function keepAlive(options: KeepAliveOptions = {}): ServerMiddleware {
     new Pinger(
       {
         ping: (timeoutMs) => session.request('ping', undefined, { timeoutMs, maxTotalTimeoutMs: timeoutMs }),
-        alive: () => session.connected && session.era === 'legacy',
+        alive: () => session.connected && hasPing(session.protocolVersion),
         close: (reason) => session.close(reason),
       },
       settings,
@@ -32,7 +36,7 @@ export function keepAlive(options: KeepAliveOptions = {}): ServerMiddleware {
     const session = ctx.session;
     if (session === undefined || ctx.method !== 'initialize' || ctx.kind !== 'request') return next();
     const result = await next();
-    if (session.era === 'legacy') watch(session);
+    if (hasPing(session.protocolVersion)) watch(session);
     return result;
   };
 }
@@ -54,7 +58,7 @@ export function keepClientAlive(client: Client, options: KeepAliveOptions = {}):
     {
       // Between connections, or connected in the modern era (no ping there): nothing to ping this round.
       ping: (timeoutMs) =>
-        client.connected && client.era === 'legacy'
+        client.connected && hasPing(client.protocolVersion)
           ? client.ping({ timeoutMs, maxTotalTimeoutMs: timeoutMs })
           : Promise.resolve(),
       alive: () => true,

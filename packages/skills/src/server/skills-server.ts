@@ -1,4 +1,4 @@
-import { invalidParamsError, type ReadResourceResult, type Resource } from '@mcpkit/protocol';
+import { invalidParamsError, type ReadResourceResult, type Resource, revisionHas } from '@mcpkit/protocol';
 import {
   type CacheHint,
   type McpServer,
@@ -220,8 +220,10 @@ export class SkillsServer {
   }
 
   #cacheFields(ctx: ServerRequestContext): Partial<CacheHint> {
-    // Era branch kept: the skills' own cache hint, as for resources: only 2026-07-28 results carry one.
-    return ctx.era === 'modern' ? { ttlMs: this.#cache.ttlMs, cacheScope: this.#cache.cacheScope } : {};
+    // The skills' own cache hint, as for resources: only revisions with caching (2026-07-28) carry one.
+    return revisionHas(ctx.protocolVersion, 'caching')
+      ? { ttlMs: this.#cache.ttlMs, cacheScope: this.#cache.cacheScope }
+      : {};
   }
 
   async #list(params: { cursor?: unknown } | undefined, ctx: ServerRequestContext): Promise<ListSkillsResult> {

@@ -9,7 +9,7 @@ import {
   type TaskStore,
   TaskStoreError,
   type UpdateOutcome,
-} from '@mcpkit/tasks';
+} from '@mcpkit/tasks/store';
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../redis-script';
 import { failed } from '../session-store';

@@ -3,8 +3,9 @@ import { isJsonObject as isObject, JsonRpcError, JsonRpcErrorCode } from '@mcpki
 import { invalidParamsError, MetaKeys } from '@mcpkit/protocol';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
-import { isTerminal, legacyTask, type TaskPatch, type TaskRecord } from '../task-record';
+import { isTerminal, type TaskPatch, type TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
+import { legacyTask } from '../task-wire';
 import { taskClientEra } from './eras/task-client-eras';
 
 /** Options of the client's side of task-augmented sampling and elicitation (`TasksClientOptions.receiver`). */

@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@mcpkit/jsonrpc-core';
 import type { Era, ServerSession } from '@mcpkit/server';
+import { TASK_ERAS } from './eras/task-eras';
 
 /** What decides who a request is from, for binding tasks to their creator. */
 export interface Requestor {
@@ -40,7 +41,6 @@ export const defaultIdentity: IdentityOf = ({ auth, session, era }) => {
   if (auth !== undefined && (auth.clientId !== undefined || auth.subject !== undefined)) {
     return `auth:${auth.clientId ?? ''}\u0000${auth.subject ?? ''}`;
   }
-  // Era branch kept: `IdentityOf` is public and user-replaceable; only a legacy session is an identity of its own.
-  if (era === 'legacy' && session !== undefined) return `session:${sessionId(session)}`;
+  if (session !== undefined && TASK_ERAS[era].sessionOwnsTasks) return `session:${sessionId(session)}`;
   return undefined;
 };

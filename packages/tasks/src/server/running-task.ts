@@ -20,6 +20,15 @@ export interface RunningTaskEvents {
   error(error: unknown): void;
 }
 
+/** What a running task keeps of its era's rules (given by the task server, which holds them). */
+export interface RunningTaskEra {
+  readonly era: TaskEra;
+  /** Legacy: the session that created the task. */
+  readonly session: ServerSession | undefined;
+  /** Asks go out at once over a waiting `tasks/result` (legacy). */
+  readonly deliversAsks: boolean;
+}
+
 /**
  * The in-process side of a task this server runs: the handler's abort controller, its input requests waiting for
  * answers, and (2025-11-25) the `tasks/result` requests it may deliver those on. The task's durable state is in the
@@ -39,10 +48,14 @@ export class RunningTask {
   readonly #waiters = new Set<ServerRequestContext>();
   #markDone!: () => void;
 
-  constructor(taskId: string, era: TaskEra, session: ServerSession | undefined, events: RunningTaskEvents) {
+  /** Whether an ask goes out at once over a waiting `tasks/result` (the era's rule, `TaskEraRules.deliversAsks`). */
+  readonly #deliversAsks: boolean;
+
+  constructor(taskId: string, how: RunningTaskEra, events: RunningTaskEvents) {
     this.taskId = taskId;
-    this.era = era;
-    this.session = session;
+    this.era = how.era;
+    this.session = how.session;
+    this.#deliversAsks = how.deliversAsks;
     this.#events = events;
     this.done = new Promise<void>((resolve) => {
       this.#markDone = resolve;
@@ -68,9 +81,9 @@ export class RunningTask {
     return new Promise((resolve, reject) => {
       this.#asks.set(input.key, { request, resolve, reject, delivering: false });
       this.#events.inputsChanged(this);
-      // Era branch kept: a legacy ask is delivered over a waiting tasks/result now; a modern one waits in the task's
-      // inputRequests for tasks/get (the running task holds the asks of both eras).
-      if (this.era === 'legacy') this.#deliver();
+      // A legacy ask is delivered over a waiting tasks/result now; a modern one waits in the task's inputRequests for
+      // tasks/get (the running task holds the asks of both eras).
+      if (this.#deliversAsks) this.#deliver();
     });
   }
 

@@ -1,5 +1,6 @@
 import { isJsonObject, JsonRpcError } from '@mcpkit/jsonrpc-core';
 import {
+  type Era,
   hasCapability,
   invalidParamsError,
   MetaKeys,
@@ -11,8 +12,9 @@ import type { ServerExtension, ServerRequestContext } from '@mcpkit/server';
 /** The method table of an extension, as `ServerExtension.methods` takes it. */
 type ExtensionMethods = NonNullable<ServerExtension['methods']>;
 
-import { detailedModernTask, isTerminal, legacyTask, type TaskRecord } from '../task-record';
+import { isTerminal, type TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
+import { detailedModernTask, legacyTask } from '../task-wire';
 import { storeRefusal, taskNotFoundError } from './errors';
 import type { RunningTask } from './running-task';
 
@@ -32,6 +34,7 @@ export interface TaskMethodsContext {
 }
 
 type Params = Record<string, unknown> | undefined;
+type Handler = (params: Params, ctx: ServerRequestContext) => unknown;
 
 /** 2026-07-28: the tasks methods answer only requests whose client capabilities declare the extension. */
 function requireExtension(ctx: ServerRequestContext): void {
@@ -212,17 +215,19 @@ export function taskMethods(tasks: TaskMethodsContext): ExtensionMethods {
     },
   };
 
+  // Each method's handler per era, which the request's era picks. A method its revision lacks (2026-07-28 tasks/result
+  // and tasks/list, 2025-11-25 tasks/update) is answered -32601 by the server's era rules before it gets here, so the
+  // other era's handler fills that slot.
   const byEra =
-    (legacyHandler: (params: Params, ctx: ServerRequestContext) => unknown, modernHandler?: typeof legacyHandler) =>
-    (params: Params, ctx: ServerRequestContext) =>
-      // Era branch kept: the one place tasks/* picks its era's handler (the methods are each era's vocabulary).
-      ctx.era === 'modern' && modernHandler !== undefined ? modernHandler(params, ctx) : legacyHandler(params, ctx);
+    (handlers: Readonly<Record<Era, Handler>>): Handler =>
+    (params, ctx) =>
+      handlers[ctx.era](params, ctx);
 
   return {
-    'tasks/get': byEra(legacy.get, modern.get),
-    'tasks/result': byEra(legacy.result),
-    'tasks/list': byEra(legacy.list),
-    'tasks/cancel': byEra(legacy.cancel, modern.cancel),
-    'tasks/update': byEra(modern.update, modern.update),
+    'tasks/get': byEra({ legacy: legacy.get, modern: modern.get }),
+    'tasks/result': byEra({ legacy: legacy.result, modern: legacy.result }),
+    'tasks/list': byEra({ legacy: legacy.list, modern: legacy.list }),
+    'tasks/cancel': byEra({ legacy: legacy.cancel, modern: modern.cancel }),
+    'tasks/update': byEra({ legacy: modern.update, modern: modern.update }),
   };
 }

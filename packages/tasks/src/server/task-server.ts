@@ -10,8 +10,9 @@ import { type CallToolResult, invalidParamsError, TASKS_EXTENSION_ID } from '@mc
 import type { McpToolServer, Server, ServerExtension, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { InMemoryTaskStore } from '../memory-store';
 import { newTaskId } from '../task-ids';
-import { detailedModernTask, type TaskPatch, type TaskRecord } from '../task-record';
+import type { TaskPatch, TaskRecord } from '../task-record';
 import type { TaskStore } from '../task-store';
+import { detailedModernTask } from '../task-wire';
 import { TASK_ERAS } from './eras/task-eras';
 import { storeRefusal } from './errors';
 import { defaultIdentity, type IdentityOf, type Requestor } from './identity';
@@ -308,7 +309,9 @@ export class TasksServer {
   /** Runs the handler detached from its request: its signal, notifications and asks go to the task. */
   #run(ctx: ServerRequestContext, record: TaskRecord, run: () => unknown): void {
     const taskId = record.taskId;
-    const task = new RunningTask(taskId, record.era, TASK_ERAS[record.era].session(ctx), {
+    const rules = TASK_ERAS[record.era];
+    const how = { era: record.era, session: rules.session(ctx), deliversAsks: rules.deliversAsks };
+    const task = new RunningTask(taskId, how, {
       inputsChanged: (changed) => void this.#inputsChanged(changed),
       error: (error) => this.#report(error),
     });

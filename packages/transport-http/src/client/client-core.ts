@@ -4,16 +4,18 @@ import type { AbortSource, Canceller } from './request-abort';
 import type { HeadersOption } from './request-headers';
 
 // What the era halves of StreamableHttpClientTransport (legacy-session.ts, modern-requests.ts) share with it: the
-// request bookkeeping types, and the few transport operations each era builds on.
+// request bookkeeping types, the one interface both halves implement, and the few transport operations each era
+// builds on.
 
 /** A request sent and not yet answered. */
 export interface InFlight {
   readonly request: JsonRpcRequest;
   /**
-   * Whether the request goes by the 2026-07-28 rules, as its own envelope says (not the transport's era: the probe
-   * comes before negotiation). Its cancellation, repair, resumption and what its result teaches follow it.
+   * The era whose rules the request goes by, as its own envelope says (not the transport's era: the probe comes before
+   * negotiation). Chosen once when it is sent; its headers, cancellation, repair, resumption and what its result
+   * teaches follow it.
    */
-  readonly modern: boolean;
+  readonly era: HttpEra;
   /** Aborts the request's POST and its response stream. */
   readonly cancel: Canceller;
   readonly resolve: () => void;
@@ -30,6 +32,8 @@ export interface RoundTripState {
 export interface StreamChain {
   /** The request whose response this stream owes; absent for the standalone GET stream. */
   readonly entry?: InFlight;
+  /** The era whose rules say what happens when the stream ends early: its request's, or legacy's for the standalone one. */
+  readonly era: HttpEra;
   /** Aborts every stream of the chain: the request's canceller, or the standalone stream's. */
   readonly cancel: Canceller;
   lastEventId?: string;
@@ -39,6 +43,31 @@ export interface StreamChain {
 
 /** The answer to a request the transport sends for itself (its response is returned, never delivered). */
 export type PrivateAnswer = { result: unknown } | { error: JsonRpcErrorObject };
+
+/**
+ * One era's rules of Streamable HTTP on the client (legacy-session.ts: 2025-03-26 … 2025-11-25; modern-requests.ts:
+ * 2026-07-28). The transport picks one per message, once, and asks it instead of testing the era.
+ */
+export interface HttpEra {
+  /** Cancelling a request closes its response stream (2026-07-28) instead of posting `notifications/cancelled`. */
+  readonly cancelsBySignal: boolean;
+  /** Adds the era's MCP headers for `message` to a POST's `headers`. */
+  addHeaders(message: JsonRpcMessage, headers: Record<string, string | undefined>): void;
+  /** Takes what the answer to a POST of this era tells it (legacy: the session id the server assigns). */
+  answered(answer: HttpAnswer): void;
+  /** Learns what a delivered result teaches (legacy: the version of `initialize`; 2026-07-28: tool headers). */
+  learn(request: JsonRpcRequest, result: unknown): void;
+  /**
+   * A request of this era was refused with `error`: repairs what the era can repair and sends the request again
+   * (true), or leaves the error to stand (false).
+   */
+  repair(entry: InFlight, state: RoundTripState, error: JsonRpcErrorObject): Promise<boolean>;
+  /**
+   * A stream of `chain` ended before it should have (`why`, `failure`): resumes it (legacy, when it carried an event
+   * id) or throws `ERR_STREAM_ENDED`.
+   */
+  streamEnded(chain: StreamChain, why: string, failure: unknown): Promise<void>;
+}
 
 /** The transport, as its era halves see it. */
 export interface ClientCore {
@@ -50,8 +79,6 @@ export interface ClientCore {
   isClosed(): boolean;
   /** Requests sent and not yet answered. */
   inFlightCount(): number;
-  /** POSTs one message with its era's headers; rejects with `ERR_NETWORK` when no answer arrives. */
-  post(message: JsonRpcMessage, signal: AbortSource, modern: boolean): Promise<HttpAnswer>;
   /** POSTs a notification or response (202 expected). */
   postOther(message: JsonRpcMessage): Promise<void>;
   /** POSTs `entry`'s request again (after a repair: a new session, re-listed tools). */

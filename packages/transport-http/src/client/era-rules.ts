@@ -15,6 +15,8 @@ import {
  */
 export function modernVersionOf(message: JsonRpcMessage): string | undefined {
   const version = 'method' in message ? envelopeVersion(message.params) : undefined;
+  // Era test kept: the transport's one reading of a message's envelope, which its #eraOf builds on; a version this
+  // client does not know as modern is never sent by the modern rules (protocol's messageEra accepts any version).
   return isModernVersion(version) ? version : undefined;
 }
 

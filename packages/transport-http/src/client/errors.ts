@@ -1,4 +1,4 @@
-import { defineCodedError, type JsonRpcMessage } from '@mcpkit/jsonrpc-core';
+import { defineCodedError, type JsonRpcMessage, type JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import type { HttpAnswer } from './http-exchange';
 
 /** What went wrong on the HTTP side of a client transport. */
@@ -117,6 +117,25 @@ export function httpStatusError(
     message += ` (${params.error ?? 'unauthorized'}${needs}). WWW-Authenticate: ${challenge}`;
   }
   return new StreamableHttpError('ERR_HTTP_STATUS', message, details);
+}
+
+/**
+ * The response stream of `request` ended (`why`) before its response and will not be resumed; `unresumable` says why
+ * not, when the era could have resumed it.
+ */
+export function streamEndedError(
+  url: URL,
+  request: JsonRpcRequest,
+  why: string,
+  failure: unknown,
+  unresumable = '',
+): StreamableHttpError {
+  return new StreamableHttpError(
+    'ERR_STREAM_ENDED',
+    `The response stream of ${describeMessage(request)} ended before its response (${why})${unresumable}`,
+    { url: url.href, method: request.method },
+    { cause: failure },
+  );
 }
 
 /** `error` as an `Error` (wrapping a thrown non-Error value). */

@@ -1,7 +1,7 @@
 import { isJsonRpcRequest, type JsonRpcMessage, type JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import { McpHeaders } from '@mcpkit/protocol';
-import type { ClientCore, InFlight, RoundTripState, StreamChain } from './client-core';
-import { asError, describeMessage, excerpt, StreamableHttpError } from './errors';
+import type { ClientCore, HttpEra, InFlight, RoundTripState, StreamChain } from './client-core';
+import { asError, describeMessage, excerpt, StreamableHttpError, streamEndedError } from './errors';
 import type { HttpAnswer } from './http-exchange';
 import { type ReconnectPolicy, reconnectDelay, waitToReconnect } from './reconnect';
 import { type AbortSource, Canceller } from './request-abort';
@@ -28,7 +28,9 @@ const STANDALONE_OPEN_WAIT_MS = 5_000;
  * `Last-Event-ID` after the server's `retry` (bounded backoff otherwise), a new session on 404 when asked to, DELETE on
  * close, and the fallback to the deprecated HTTP+SSE transport.
  */
-export class LegacySession {
+export class LegacySession implements HttpEra {
+  /** A request is cancelled with `notifications/cancelled`. */
+  readonly cancelsBySignal = false;
   sessionId: string | undefined;
   /** The version of the initialize result. */
   protocolVersion: string | undefined;
@@ -60,6 +62,16 @@ export class LegacySession {
   answered(answer: HttpAnswer): void {
     const sessionId = answer.header('mcp-session-id');
     if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
+  }
+
+  /** Learns what a delivered result teaches: the version `initialize` settled. */
+  learn(request: JsonRpcRequest, result: unknown): void {
+    if (request.method === 'initialize') this.learnInitialize(result);
+  }
+
+  /** Nothing to repair in a refused request of this era (a lost session is the 404's business: `sessionGone`). */
+  async repair(): Promise<boolean> {
+    return false;
   }
 
   learnInitialize(result: unknown): void {
@@ -199,7 +211,7 @@ export class LegacySession {
     this.stopStandalone();
     const cancel = new Canceller();
     this.#standalone = cancel;
-    const chain: StreamChain = { cancel, attempts: 0 };
+    const chain: StreamChain = { era: this, cancel, attempts: 0 };
     let answered!: () => void;
     const ready = new Promise<void>((resolve) => {
       answered = resolve;
@@ -259,8 +271,25 @@ export class LegacySession {
     return core.consume(response, chain);
   }
 
+  /**
+   * A stream of `chain` ended too early: a request's stream without an event id cannot be resumed; others are resumed
+   * with `Last-Event-ID`.
+   */
+  async streamEnded(chain: StreamChain, why: string, failure: unknown): Promise<void> {
+    if (chain.entry !== undefined && chain.lastEventId === undefined) {
+      throw streamEndedError(
+        this.#core.url,
+        chain.entry.request,
+        why,
+        failure,
+        ' and carried no event id to resume from',
+      );
+    }
+    return this.#resume(chain, why);
+  }
+
   /** A stream of `chain` ended too early: GET it again with `Last-Event-ID`, with bounded attempts and backoff. */
-  async resume(chain: StreamChain, why: string): Promise<void> {
+  async #resume(chain: StreamChain, why: string): Promise<void> {
     const core = this.#core;
     const policy = this.#options.policy;
     for (;;) {

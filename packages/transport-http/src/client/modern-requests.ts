@@ -1,8 +1,9 @@
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import { headersForToolCall, McpHeaders, standardHeadersFor } from '@mcpkit/protocol';
-import type { ClientCore, InFlight, RoundTripState } from './client-core';
+import type { ClientCore, HttpEra, InFlight, RoundTripState, StreamChain } from './client-core';
 import { isParamHeaderMismatch, modernVersionOf } from './era-rules';
-import { asError } from './errors';
+import { asError, streamEndedError } from './errors';
+import type { HttpAnswer } from './http-exchange';
 import { ToolHeaderRegistry } from './tool-headers';
 
 const MAX_RELIST_PAGES = 100;
@@ -13,7 +14,9 @@ const MAX_RELIST_PAGES = 100;
  * `x-mcp-header` (learned from the `tools/list` results that pass through; on a HeaderMismatch about param headers the
  * tools are listed again and the call retried once).
  */
-export class ModernRequests {
+export class ModernRequests implements HttpEra {
+  /** Closing a request's response stream is its cancellation: nothing is posted. */
+  readonly cancelsBySignal = true;
   /** The version the client negotiated (`setProtocolVersion`), for messages whose envelope names none. */
   protocolVersion: string | undefined;
   readonly #core: ClientCore;
@@ -38,6 +41,10 @@ export class ModernRequests {
     }
   }
 
+  answered(_answer: HttpAnswer): void {
+    // No session: an answer's headers teach this era nothing.
+  }
+
   /** Learns what a delivered result teaches: the `x-mcp-header` declarations of listed tools. */
   learn(request: JsonRpcRequest, result: unknown): void {
     if (request.method === 'tools/list') this.#tools.learn(result);
@@ -53,6 +60,12 @@ export class ModernRequests {
     if (!(await this.#relistTools(entry.request))) return false;
     await this.#core.retry(entry, state);
     return true;
+  }
+
+  /** 2026-07-28 has no resumption: a response stream that ends early fails its request. */
+  async streamEnded(chain: StreamChain, why: string, failure: unknown): Promise<void> {
+    // Only requests' streams are of this era (the standalone stream is legacy), so there is an entry.
+    if (chain.entry !== undefined) throw streamEndedError(this.#core.url, chain.entry.request, why, failure);
   }
 
   /** Re-runs `tools/list` (all pages) with the envelope of `call`, to learn current `x-mcp-header` declarations. */

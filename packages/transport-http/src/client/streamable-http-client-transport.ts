@@ -10,7 +10,7 @@ import {
   type TransportSendOptions,
 } from '@mcpkit/jsonrpc-core';
 import { type Era, eraOfVersion } from '@mcpkit/protocol';
-import type { ClientCore, InFlight, PrivateAnswer, RoundTripState, StreamChain } from './client-core';
+import type { ClientCore, HttpEra, InFlight, PrivateAnswer, RoundTripState, StreamChain } from './client-core';
 import { isModernRefusal, modernVersionOf } from './era-rules';
 import { asError, describeMessage, excerpt, httpStatusError, StreamableHttpError } from './errors';
 import type { HttpAnswer, HttpExchange } from './http-exchange';
@@ -109,8 +109,10 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #streams = new Set<Canceller>();
   readonly #legacy: LegacySession;
   readonly #modern: ModernRequests;
-  /** The era the client negotiated (`setProtocolVersion`); legacy until told. */
-  #era: Era = 'legacy';
+  /** Each era's half, by name: the transport picks one per message ({@link #eraOf}) and asks it. */
+  readonly #eras: Readonly<Record<Era, HttpEra>>;
+  /** The half of the era the client negotiated (`setProtocolVersion`); legacy until told. */
+  #told: HttpEra;
   #version: string | undefined;
   #sse: SseClientTransport | undefined;
   #privateIds = 0;
@@ -130,6 +132,8 @@ export class StreamableHttpClientTransport implements Transport {
       fetch: options.fetch,
     });
     this.#modern = new ModernRequests(core);
+    this.#eras = { legacy: this.#legacy, modern: this.#modern };
+    this.#told = this.#legacy;
   }
 
   /** The legacy session id the server assigned at `initialize`, if any. */
@@ -157,7 +161,7 @@ export class StreamableHttpClientTransport implements Transport {
    */
   setProtocolVersion(version: string): void {
     this.#version = version;
-    this.#era = eraOfVersion(version);
+    this.#told = this.#eras[eraOfVersion(version)];
     // Each half sends it in its own headers; only the told era's half sends messages that name no version.
     this.#legacy.protocolVersion = version;
     this.#modern.protocolVersion = version;
@@ -179,8 +183,7 @@ export class StreamableHttpClientTransport implements Transport {
    * Legacy requests (and everything after a fallback to HTTP+SSE) are cancelled with the notification.
    */
   cancelsBySignal(request: JsonRpcRequest): boolean {
-    if (this.#sse !== undefined) return false;
-    return modernVersionOf(request) !== undefined;
+    return this.#sse === undefined && this.#eraOf(request).cancelsBySignal;
   }
 
   async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
@@ -198,7 +201,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (entry !== undefined) {
         // 2026-07-28 on HTTP: closing the response stream IS the cancellation; nothing is posted.
         try {
-          if (!entry.modern) await this.#postOther(message);
+          if (!entry.era.cancelsBySignal) await this.#postOther(message);
         } finally {
           this.#cancel(entry);
         }
@@ -227,7 +230,6 @@ export class StreamableHttpClientTransport implements Transport {
       lifetime: this.#lifetime.signal,
       isClosed: () => this.#closed,
       inFlightCount: () => this.#inflight.size,
-      post: (message, signal, modern) => this.#post(message, signal, modern),
       postOther: (message) => this.#postOther(message),
       retry: (entry, state) => this.#roundTrip(entry, state),
       privateCall: (request, signal) => this.#privateCall(request, signal),
@@ -240,15 +242,23 @@ export class StreamableHttpClientTransport implements Transport {
     };
   }
 
+  /**
+   * The era whose rules `message` goes by, decided here and nowhere else: a message whose `_meta` envelope names a
+   * 2026-07-28-era version goes by the modern rules (the probe comes before negotiation); any other request by the
+   * legacy ones (the client's era object puts the envelope on every modern request, so the transport keeps no era of
+   * its own for requests); a notification or response names no version and follows the era the client told.
+   */
+  #eraOf(message: JsonRpcMessage): HttpEra {
+    if (modernVersionOf(message) !== undefined) return this.#modern;
+    return isJsonRpcRequest(message) ? this.#legacy : this.#told;
+  }
+
   // ---- requests ----
 
   #sendRequest(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<void> {
-    // The request's own envelope says which rules it goes by (the client's era object put it there); the transport
-    // keeps no era of its own from it.
-    const modern = modernVersionOf(request) !== undefined;
     if (request.method === 'initialize') this.#legacy.initializing(request);
     return new Promise<void>((resolve, reject) => {
-      const entry: InFlight = { request, modern, cancel: new Canceller(), resolve, reject };
+      const entry: InFlight = { request, era: this.#eraOf(request), cancel: new Canceller(), resolve, reject };
       this.#inflight.set(request.id, entry);
       if (signal !== undefined) {
         // The peer gave up on this request (aborted or timed out): closing its stream tells the server. The signal is
@@ -268,11 +278,11 @@ export class StreamableHttpClientTransport implements Transport {
   async #roundTrip(entry: InFlight, state: RoundTripState): Promise<void> {
     const { request } = entry;
     const sentSession = this.#legacy.sessionId;
-    const response = await this.#post(request, entry.cancel, entry.modern);
+    const response = await this.#post(request, entry.cancel, entry.era);
     if (!response.ok) return this.#requestRejected(entry, state, response, sentSession);
     const type = mediaType(response);
     if (type === 'text/event-stream' && response.hasBody) {
-      return this.#consume(response, { entry, cancel: entry.cancel, attempts: 0 });
+      return this.#consume(response, { entry, era: entry.era, cancel: entry.cancel, attempts: 0 });
     }
     if (type === 'application/json') {
       this.#deliverJson(await response.text(), request.method);
@@ -307,7 +317,7 @@ export class StreamableHttpClientTransport implements Transport {
       return this.#legacy.sessionGone(entry, state, sentSession, text);
     }
     const rpcError = errorResponseIn(text);
-    if (rpcError !== undefined && entry.modern && (await this.#modern.repair(entry, state, rpcError.error))) return;
+    if (rpcError !== undefined && (await entry.era.repair(entry, state, rpcError.error))) return;
     // 2026-07-28 §7e: a refused initialize without a 2026 error body may come from an HTTP+SSE-only server.
     if (
       request.method === 'initialize' &&
@@ -340,8 +350,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** A request of the transport's own: its response is returned, never delivered; other messages are. */
   async #privateCall(request: JsonRpcRequest, signal: AbortSource): Promise<PrivateAnswer> {
-    const modern = modernVersionOf(request) !== undefined;
-    const response = await this.#post(request, signal, modern);
+    const response = await this.#post(request, signal, this.#eraOf(request));
     let answer: PrivateAnswer | undefined;
     const take = (message: JsonRpcMessage) => {
       if (isJsonRpcResponse(message) && message.id === request.id) {
@@ -378,11 +387,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   async #postOther(message: JsonRpcMessage): Promise<void> {
     const sentSession = this.#legacy.sessionId;
-    const response = await this.#post(
-      message,
-      this.#lifetime.signal,
-      modernVersionOf(message) !== undefined || this.#era === 'modern',
-    );
+    const response = await this.#post(message, this.#lifetime.signal, this.#eraOf(message));
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       if (response.status === 404 && sentSession !== undefined) {
@@ -410,10 +415,10 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- HTTP ----
 
-  async #post(message: JsonRpcMessage, signal: AbortSource, modern: boolean): Promise<HttpAnswer> {
+  /** POSTs one message with the headers of `era`, which also reads the answer's. */
+  async #post(message: JsonRpcMessage, signal: AbortSource, era: HttpEra): Promise<HttpAnswer> {
     const fixed: Record<string, string | undefined> = { accept: ACCEPT_BOTH, 'content-type': 'application/json' };
-    if (modern) this.#modern.addHeaders(message, fixed);
-    else this.#legacy.addHeaders(message, fixed);
+    era.addHeaders(message, fixed);
     const headers = await buildHeaders(this.#headers, fixed);
     let response: HttpAnswer;
     try {
@@ -426,13 +431,13 @@ export class StreamableHttpClientTransport implements Transport {
         { cause: error },
       );
     }
-    if (!modern) this.#legacy.answered(response);
+    era.answered(response);
     return response;
   }
 
   // ---- streams ----
 
-  /** Reads an SSE stream; when it ends too early (legacy era), resumes it with `Last-Event-ID`. */
+  /** Reads an SSE stream; when it ends too early, its era resumes it (legacy, with `Last-Event-ID`) or fails it. */
   async #consume(response: HttpAnswer, chain: StreamChain): Promise<void> {
     let failure: unknown;
     this.#streams.add(chain.cancel);
@@ -466,15 +471,7 @@ export class StreamableHttpClientTransport implements Transport {
     const entry = chain.entry;
     if (entry !== undefined && this.#inflight.get(entry.request.id) !== entry) return;
     const why = failure === undefined ? 'the server closed it' : `it failed: ${asError(failure).message}`;
-    if (entry?.modern === true || (entry !== undefined && chain.lastEventId === undefined)) {
-      throw new StreamableHttpError(
-        'ERR_STREAM_ENDED',
-        `The response stream of ${describeMessage(entry.request)} ended before its response (${why})${entry.modern ? '' : ' and carried no event id to resume from'}`,
-        { url: this.#url.href, method: entry.request.method },
-        { cause: failure },
-      );
-    }
-    return this.#legacy.resume(chain, why);
+    return chain.era.streamEnded(chain, why, failure);
   }
 
   // ---- inbound ----
@@ -511,10 +508,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (isJsonRpcResponse(message) && message.id !== null) {
       const entry = this.#inflight.get(message.id);
       if (entry !== undefined) {
-        if ('result' in message) {
-          if (entry.request.method === 'initialize') this.#legacy.learnInitialize(message.result);
-          else if (entry.modern) this.#modern.learn(entry.request, message.result);
-        }
+        if ('result' in message) entry.era.learn(entry.request, message.result);
         this.#finish(entry);
       }
     }

@@ -12,7 +12,8 @@ import {
   TASKS_EXTENSION_ID,
 } from '@mcpkit/protocol';
 import type { Server, ServerRequestContext, ServerSession } from '@mcpkit/server';
-import { legacyTask, modernTask, type TaskRecord } from '../../task-record';
+import type { TaskRecord } from '../../task-record';
+import { legacyTask, modernTask } from '../../task-wire';
 import type { RunningTask } from '../running-task';
 
 /** How a `tools/call` runs: as a task, or as the plain call it is. */
@@ -44,6 +45,13 @@ export interface TaskEraRules {
   failed(result: CallToolResult): boolean;
   /** Tells the creating session a task's status (legacy), through `send`. */
   announceToSession(record: TaskRecord, task: RunningTask | undefined, send: (promise: Promise<void>) => void): void;
+  /**
+   * Whether a handler's ask goes out at once, over a `tasks/result` request waiting on the task (2025-11-25), rather
+   * than waiting in the task's `inputRequests` for `tasks/get` (2026-07-28).
+   */
+  readonly deliversAsks: boolean;
+  /** Whether a connection is an owner of its own: who asks from another session, even of the same client, is not it. */
+  readonly sessionOwnsTasks: boolean;
   /** Whether other instances' listen streams may ask for this era's tasks (the bus shares status). */
   readonly sharesStatus: boolean;
   /** The request and session a task resumed after a restart runs again with. */
@@ -90,6 +98,8 @@ const legacyRules: TaskEraRules = {
       send(session.notify('notifications/tasks/status', legacyTask(record) as unknown as JsonRpcParams));
     }
   },
+  deliversAsks: true,
+  sessionOwnsTasks: true,
   sharesStatus: false,
   resumed: (server, record) => ({
     params: { ...record.request.params, task: {} },
@@ -132,6 +142,9 @@ const modernRules: TaskEraRules = {
   // 2026-07-28: a tool result is a completed task whatever it says (a failed task is a protocol error).
   failed: () => false,
   announceToSession: () => undefined,
+  deliversAsks: false,
+  // Stateless without auth: the unguessable task id is the capability.
+  sessionOwnsTasks: false,
   sharesStatus: true,
   resumed: (_server, record) => ({ params: { ...record.request.params }, session: undefined }),
 };
