@@ -1,8 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@mcpkit/client';
 import { ConnectionClosedError, JsonRpcError, type Transport } from '@mcpkit/jsonrpc-core';
-import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import {
+  INPUT_REQUIRED_METHODS,
+  type InputRequest,
+  type LoggingMessageNotificationParams,
+  MetaKeys,
+  TASKS_EXTENSION_ID,
+} from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
+import { createdTaskId, hostCapabilities, hostLogLevel } from './crossing';
+import { ForwardedCall, WaitingCalls } from './forwarded-call';
+import { TaskSessions } from './task-sessions';
 
 /** What an upstream tells the side facing the host: its log messages and what changed. */
 export interface UpstreamEvents {
@@ -28,6 +37,14 @@ export interface UpstreamOptions extends UpstreamEvents {
   maxBackoffMs?: number;
 }
 
+/** Options of one {@link Upstream.forward}. */
+export interface ForwardOptions {
+  /** Declare the 2026-07-28 tasks extension upstream whatever the host declared (the bridge translates the task). */
+  declareTasks?: boolean;
+  /** A call no host request drives or retries (`start` only): its questions are answered by whoever holds it. */
+  detached?: boolean;
+}
+
 /** The `_meta` keys that belong to one hop (the era envelope, progress, rounds): never forwarded as they are. */
 const HOP_META = /^io\.modelcontextprotocol\/|^progressToken$/;
 
@@ -39,8 +56,13 @@ const HOP_META = /^io\.modelcontextprotocol\/|^progressToken$/;
  */
 export class Upstream {
   readonly #options: UpstreamOptions;
-  readonly #calls = new AsyncLocalStorage<ServerRequestContext>();
-  readonly #inFlight = new Set<ServerRequestContext>();
+  readonly #calls = new AsyncLocalStorage<ForwardedCall>();
+  readonly #inFlight = new Set<ForwardedCall>();
+  /** The `tasks/result` calls in flight by task: where a 2025-11-25 task's questions go. */
+  readonly #taskResults = new Map<string, ForwardedCall>();
+  readonly #waiting = new WaitingCalls();
+  readonly #tasks = new TaskSessions();
+  #taskSupport: Map<string, string> | undefined;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #quickLosses = 0;
@@ -61,53 +83,109 @@ export class Upstream {
     return await this.#connecting;
   }
 
-  /** Sends `method` upstream for the host's request `ctx`, with its progress, cancellation and questions. */
+  /**
+   * Sends `method` upstream for the host's request `ctx`, with its progress, cancellation and questions. A 2026-07-28
+   * host's retry that answers questions of a call still running drives that call on instead of sending it again.
+   */
   async forward(
     method: string,
     params: Record<string, unknown> | undefined,
     ctx: ServerRequestContext,
+    options: ForwardOptions = {},
   ): Promise<unknown> {
+    const waiting = this.#waiting.resumed(method, params);
+    if (waiting !== undefined) return await waiting.drive(ctx);
+    return await (await this.start(method, params, ctx, options)).drive(ctx);
+  }
+
+  /**
+   * Sends `method` upstream and returns the call without driving it: its questions wait until someone answers them
+   * (`forward` drives it for the host request; a translated task's `tasks/result` is answered by `tasks/update`).
+   */
+  async start(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ctx: ServerRequestContext,
+    options: ForwardOptions = {},
+  ): Promise<ForwardedCall> {
     const client = await this.client().catch((error: unknown) => {
       throw upstreamError(error, 'The upstream server could not be reached');
     });
-    this.#inFlight.add(ctx);
-    try {
-      const result = await this.#calls.run(ctx, () =>
-        client.request(method, hopParams(params), {
-          signal: ctx.signal,
-          ...(ctx.progressToken === undefined
-            ? {}
-            : {
-                onProgress: ({ progress, total, message }) =>
-                  void ctx.progress(progress, total, message).catch(() => {}),
-              }),
+    const call = new ForwardedCall(ctx, options.detached === true ? undefined : this.#waiting);
+    this.#inFlight.add(call);
+    const waitsForTask = method === 'tasks/result' && typeof params?.taskId === 'string' ? params.taskId : undefined;
+    if (waitsForTask !== undefined) this.#taskResults.set(waitsForTask, call);
+    this.#calls
+      .run(call, () =>
+        client.request(method, hopParams(method, params), {
+          signal: call.signal,
+          onProgress: ({ progress, total, message }) => {
+            const current = call.ctx;
+            if (current.progressToken !== undefined) void current.progress(progress, total, message).catch(() => {});
+          },
+          // 2026-07-28 upstreams read capabilities per request: the host's (older ones read the bridge's initialize).
+          clientCapabilities: hostCapabilities(ctx, options.declareTasks),
+          logLevel: hostLogLevel(ctx),
+          // `tasks/result` waits until the task ends, however long: the host's own request timeout governs it.
+          ...(method === 'tasks/result' ? { timeoutMs: 0 } : {}),
+          // A 2026-07-28 upstream's questions name the call they belong to (older ones reach the client's handlers).
+          inputHandlers: {
+            elicitation: (question) => call.ask({ method: 'elicitation/create', params: question }) as never,
+            sampling: (question) => call.ask({ method: 'sampling/createMessage', params: question }) as never,
+            roots: (question) => call.ask({ method: 'roots/list', params: question }) as never,
+          },
         }),
-      );
-      return hopResult(result, ctx);
-    } catch (error) {
-      throw upstreamError(error, 'The upstream server failed the request');
-    } finally {
-      this.#inFlight.delete(ctx);
+      )
+      .then(
+        (value) => {
+          this.#tasks.created(createdTaskId(value), ctx.session);
+          call.settle({ ok: true, value: hopResult(value, ctx) });
+        },
+        (error: unknown) =>
+          call.settle({ ok: false, error: upstreamError(error, 'The upstream server failed the request') }),
+      )
+      .finally(() => {
+        this.#inFlight.delete(call);
+        if (waitsForTask !== undefined && this.#taskResults.get(waitsForTask) === call) {
+          this.#taskResults.delete(waitsForTask);
+        }
+      });
+    return call;
+  }
+
+  /** 2025-11-25 tools' `execution.taskSupport` by name, listed once (and again for a name it has not seen). */
+  async taskSupport(name: string): Promise<string | undefined> {
+    if (this.#taskSupport?.has(name) !== true) {
+      const tools = await (await this.client()).listAllTools();
+      this.#taskSupport = new Map(tools.map((tool) => [tool.name, tool.execution?.taskSupport ?? 'forbidden']));
     }
+    return this.#taskSupport.get(name);
   }
 
   /** Ends the connection for good. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#waiting.abortAll(new Error('The bridge is closing'));
     await this.#client?.close().catch(() => {});
   }
 
-  /** The host request an upstream question belongs to: the call it runs in, else the latest call in flight. */
-  #currentCall(): ServerRequestContext | undefined {
+  /** The call an upstream message belongs to: the call it runs in, else the latest call in flight. */
+  #currentCall(): ForwardedCall | undefined {
     return this.#calls.getStore() ?? [...this.#inFlight].at(-1);
   }
 
-  #askHost(): ServerRequestContext {
-    const ctx = this.#currentCall();
-    if (ctx === undefined) {
-      throw new JsonRpcError(-32603, 'The bridge has no call in progress to ask the host through');
+  /**
+   * A legacy upstream's question (a server→client request names no call of ours): a task's question (related-task
+   * `_meta`) goes through the `tasks/result` waiting for that task; any other through the current call.
+   */
+  #askHost(request: InputRequest): Promise<never> {
+    const related = (request.params as { _meta?: Record<string, { taskId?: unknown } | undefined> } | undefined)
+      ?._meta?.[MetaKeys.RelatedTask]?.taskId;
+    const call = (typeof related === 'string' ? this.#taskResults.get(related) : undefined) ?? this.#currentCall();
+    if (call === undefined) {
+      return Promise.reject(new JsonRpcError(-32603, 'The bridge has no call in progress to ask the host through'));
     }
-    return ctx;
+    return call.ask(request) as Promise<never>;
   }
 
   async #connect(): Promise<Client> {
@@ -118,14 +196,14 @@ export class Upstream {
       { name: 'mcpkit-bridge', version: '0.0.0' },
       {
         handlers: {
-          elicitation: (params) => this.#askHost().elicit(params),
-          sampling: (params) => this.#askHost().createMessage(params),
-          roots: (params) => this.#askHost().listRoots(params),
+          elicitation: (params) => this.#askHost({ method: 'elicitation/create', params }),
+          sampling: (params) => this.#askHost({ method: 'sampling/createMessage', params }),
+          roots: (params) => this.#askHost({ method: 'roots/list', params }),
         },
         capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
         refreshListsOnChange: false,
         onLogMessage: (params) => {
-          const ctx = this.#currentCall();
+          const ctx = this.#currentCall()?.ctx;
           if (ctx) void ctx.log(params.level, params.data, params.logger).catch(() => {});
           else this.#options.onLog?.(params);
         },
@@ -133,6 +211,11 @@ export class Upstream {
         onError: (error) => this.#options.onError?.(error),
       },
     );
+    // Task results (`resultType: "task"`) go back to the host as they are; a remote makes one only for a host that
+    // declared the extension (see hostCapabilities).
+    client.extend({ id: TASKS_EXTENSION_ID, resultTypes: ['task'] });
+    // 2025-11-25 task status changes go to the host session that created the task.
+    client.setNotificationHandler('notifications/tasks/status', (params) => this.#tasks.status(params));
     const transport = await this.#options.open();
     const onclose = transport.onclose;
     try {
@@ -153,6 +236,7 @@ export class Upstream {
     };
     this.#connectedAt = Date.now();
     this.#client = client;
+    this.#taskSupport = undefined;
     await this.#follow(client);
     return client;
   }
@@ -199,9 +283,20 @@ export class Upstream {
   }
 }
 
-function hopParams(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+/**
+ * The host's params as the upstream gets them: without this hop's `_meta` keys, and, for the requests that have input
+ * rounds, without the round's answers and state (they belong to the bridge's rounds; `tasks/update`'s
+ * `inputResponses` are the request itself and go on).
+ */
+function hopParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (params === undefined) return undefined;
-  const { _meta, inputResponses: _answers, requestState: _state, ...rest } = params;
+  const rounds = INPUT_REQUIRED_METHODS.has(method);
+  const { _meta, ...all } = params;
+  let rest = all;
+  if (rounds) {
+    const { inputResponses: _answers, requestState: _state, ...own } = all;
+    rest = own;
+  }
   if (_meta === undefined || typeof _meta !== 'object' || _meta === null) return rest;
   const kept = Object.fromEntries(Object.entries(_meta).filter(([key]) => !HOP_META.test(key)));
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
@@ -217,12 +312,13 @@ function hopResult(result: unknown, ctx: ServerRequestContext): unknown {
   const { resultType, ttlMs, cacheScope, _meta, ...rest } = result as Record<string, unknown>;
   const out: Record<string, unknown> = rest;
   if (resultType !== undefined && resultType !== 'complete') out.resultType = resultType;
-  if (ctx.era === 'modern') {
-    if (ttlMs !== undefined) out.ttlMs = ttlMs;
-    if (cacheScope !== undefined) out.cacheScope = cacheScope;
-  }
+  const modern = ctx.era === 'modern';
+  // A task's `ttlMs` is its retention, not a cache hint: the bridge translates it for a 2025-era host.
+  if (ttlMs !== undefined && (modern || typeof rest.taskId === 'string')) out.ttlMs = ttlMs;
+  if (cacheScope !== undefined && modern) out.cacheScope = cacheScope;
   if (typeof _meta === 'object' && _meta !== null) {
-    const kept = Object.entries(_meta).filter(([key]) => !HOP_META.test(key));
+    // The related-task key is the result's own (a 2025-11-25 `tasks/result` names its task), not the hop's.
+    const kept = Object.entries(_meta).filter(([key]) => key === MetaKeys.RelatedTask || !HOP_META.test(key));
     if (kept.length > 0) out._meta = Object.fromEntries(kept);
   }
   return out;

@@ -47,6 +47,8 @@ export function registerConnect(program: Command, context: TalkContext): void {
           instructions: client.instructions,
         },
         () => upstream,
+        (extension) =>
+          note(io, `mcpkit connect: the extension ${extension} is not crossed (the bridge does not know its methods)`),
       );
       const session = await server.connect(
         new StdioServerTransport({ stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }),

@@ -108,6 +108,8 @@ async function serve(context: TalkContext, options: ServeOptions): Promise<numbe
       }
       return upstream;
     },
+    (extension) =>
+      note(io, `mcpkit serve: the extension ${extension} is not crossed (the bridge does not know its methods)`),
   );
   // A session's child ends with its session.
   const sweep = setInterval(() => {

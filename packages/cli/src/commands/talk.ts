@@ -1,4 +1,4 @@
-import type { CallToolResult, LoggingLevel, Tool } from '@mcpkit/protocol';
+import { type CallToolResult, type LoggingLevel, methodAvailability, type Tool } from '@mcpkit/protocol';
 import type { Command } from 'commander';
 import { parseArguments } from '../arguments';
 import { CliError } from '../exit-codes';
@@ -94,8 +94,10 @@ export function registerTalkCommands(program: Command, context: TalkContext): vo
     .action(
       talk(context, async ({ client }) => {
         const started = performance.now();
-        if (client.era === 'modern') await client.discover({ cache: false });
-        else await client.ping();
+        // Which revisions have `ping` is the protocol's method table, not ours: 2026-07-28 removed it, and there the
+        // lightest request every server answers is `server/discover` (uncached, so it reaches the server).
+        if (methodAvailability('ping', client.protocolVersion ?? '').available) await client.ping();
+        else await client.discover({ cache: false });
         const ms = Math.round(performance.now() - started);
         return { json: { ok: true, ms }, lines: [`pong (${ms} ms)`] };
       }),
