@@ -72,7 +72,20 @@ export class UpstreamRequests {
       return resultForDownstream(result, ctx.era);
     } catch (error) {
       onFailure(error);
-      throw this.#failure(error, method);
+      throw this.failure(error, method);
+    } finally {
+      this.#inFlight.delete(ctx);
+    }
+  }
+
+  /**
+   * Runs `run` with `ctx` counted in flight on this mount (a call crossing as a task, whose upstream questions and log
+   * messages come outside any request of `forward`).
+   */
+  async track<T>(ctx: ServerRequestContext, run: () => Promise<T>): Promise<T> {
+    this.#inFlight.add(ctx);
+    try {
+      return await run();
     } finally {
       this.#inFlight.delete(ctx);
     }
@@ -123,7 +136,8 @@ export class UpstreamRequests {
     return undefined;
   }
 
-  #failure(error: unknown, method: string): unknown {
+  /** A local failure as -32603 naming the mount; an upstream JSON-RPC error as it is. */
+  failure(error: unknown, method: string): unknown {
     if (JsonRpcError.is(error)) return error;
     const reason = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown } | undefined)?.code;
