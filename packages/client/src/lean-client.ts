@@ -535,12 +535,13 @@ export class LeanClient {
    */
   answerInputRequests(
     inputRequests: InputRequests,
-    options: { forMethod?: string; signal?: AbortSignal } = {},
+    options: { forMethod?: string; signal?: AbortSignal; handlers?: InputHandlers } = {},
   ): Promise<InputResponses> {
     const version = this.#connection('input requests').session.version;
     return fulfilInputRequests(
       inputRequests,
-      this.#handlers,
+      // A proxy answers with its caller's handlers (as `inputHandlers` does for a call's own rounds).
+      options.handlers ?? this.#handlers,
       this.capabilities,
       version,
       options.forMethod ?? 'tools/call',

@@ -198,9 +198,7 @@ export class Mount {
       return downstream(await this.forward<CallToolResult>(ctx, 'tools/call', params));
     }
     try {
-      return await callAsTask({ server, client: tasksClient }, ctx, params, downstream, (tracked, run) =>
-        this.#requests.track(tracked, run),
-      );
+      return await callAsTask({ server, client: tasksClient }, ctx, params, downstream, this.#requests);
     } catch (error) {
       throw this.#requests.failure(error, 'tools/call');
     }
@@ -245,13 +243,18 @@ export class Mount {
       capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
       // A 2026-07-28 round's key travels on, so the downstream round names the question as the upstream did.
       handlers: {
-        elicitation: (params, context) => this.#requests.asker('elicitation/create').elicit(params, keyOf(context.key)),
+        elicitation: (params, context) =>
+          this.#requests.asker('elicitation/create', context.relatedRequestId).elicit(params, keyOf(context.key)),
         sampling: (params, context) =>
-          this.#requests.asker('sampling/createMessage').createMessage(params, keyOf(context.key)),
-        roots: (params, context) => this.#requests.asker('roots/list').listRoots(params, keyOf(context.key)),
+          this.#requests
+            .asker('sampling/createMessage', context.relatedRequestId)
+            .createMessage(params, keyOf(context.key)),
+        roots: (params, context) =>
+          this.#requests.asker('roots/list', context.relatedRequestId).listRoots(params, keyOf(context.key)),
       },
-      onLogMessage: (params) => this.#requests.logged(params),
+      onLogMessage: (params, context) => this.#requests.logged(params, context.relatedRequestId),
     });
+    client.use(this.#requests.middleware);
     // Tasks cross only when the front server has them; a task-augmented ask of a 2025-11-25 upstream is not crossed.
     if (this.#host.tasks !== undefined) this.#tasksClient = client.extend(clientTasks({ receiver: false }));
     return client;

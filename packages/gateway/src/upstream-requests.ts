@@ -1,9 +1,9 @@
 // How one downstream request crosses to a mount's upstream and what crosses back while it runs: progress,
 // cancellation, the log level, questions to the user (in a 2026-07-28 input round, or a legacy upstream's own
 // requests) and log messages. It keeps the requests in flight, because a legacy upstream's messages name none.
-import type { Client, InputHandlers } from '@mcpkit/client';
-import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
-import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import type { Client, ClientMiddleware, ClientRequestContext, InputHandlers } from '@mcpkit/client';
+import { JsonRpcError, JsonRpcErrorCode, type RequestId } from '@mcpkit/jsonrpc-core';
+import type { ClientCapabilities, LoggingLevel, LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 import { resultForDownstream, upstreamCapabilities, upstreamLogLevel } from './era-translation';
 
@@ -29,7 +29,23 @@ export class UpstreamRequests {
   readonly #extensions: Record<string, readonly string[]> | undefined;
   /** Downstream requests being forwarded now, oldest first: where the upstream's legacy asks and log messages go. */
   readonly #inFlight = new Set<ServerRequestContext>();
+  /** The upstream requests sent for them and not yet answered (their ids, once sent, name what a message is for). */
+  readonly #sent = new Set<ClientRequestContext>();
 
+  /**
+   * Keeps the upstream client's requests in flight, so that a message the transport ties to one of them
+   * (`relatedRequestId`: a legacy Streamable HTTP upstream's questions and log messages on a call's response stream)
+   * reaches the caller that request was sent for. Installed with `client.use` on a client the mount owns.
+   */
+  readonly middleware: ClientMiddleware = async (ctx, next) => {
+    if (ctx.direction !== 'outbound') return next();
+    this.#sent.add(ctx);
+    try {
+      return await next();
+    } finally {
+      this.#sent.delete(ctx);
+    }
+  };
   constructor(namespace: string, extensions: Record<string, readonly string[]> | undefined) {
     this.#namespace = namespace;
     this.#extensions = extensions;
@@ -54,8 +70,6 @@ export class UpstreamRequests {
     }
     const meta = forwardableMeta(ctx);
     if (meta !== undefined) upstreamParams = { ...upstreamParams, _meta: meta };
-    // What only a 2026-07-28 upstream reads (per-request capabilities, input rounds) is built only for one.
-    const modern = client.era === 'modern';
     this.#inFlight.add(ctx);
     try {
       const result = await client.request<R>(method, upstreamParams, {
@@ -64,9 +78,7 @@ export class UpstreamRequests {
           ctx.progressToken === undefined
             ? undefined
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
-        logLevel: upstreamLogLevel(ctx),
-        clientCapabilities: modern ? upstreamCapabilities(ctx, this.#extensions) : undefined,
-        inputHandlers: modern ? this.#askerFor(ctx) : undefined,
+        ...this.modernOptions(client, ctx),
         cache: false,
       });
       return resultForDownstream(result, ctx.era);
@@ -76,6 +88,24 @@ export class UpstreamRequests {
     } finally {
       this.#inFlight.delete(ctx);
     }
+  }
+
+  /**
+   * What a forwarded request carries for its caller: the log level, and what only a 2026-07-28 upstream reads (built
+   * only for one): the caller's capabilities and its input rounds asked of the caller.
+   */
+  modernOptions(
+    client: Client,
+    ctx: ServerRequestContext,
+    asTask = false,
+  ): { logLevel?: LoggingLevel; clientCapabilities?: ClientCapabilities; inputHandlers?: InputHandlers } {
+    const logLevel = upstreamLogLevel(ctx);
+    if (client.era !== 'modern') return { logLevel };
+    return {
+      logLevel,
+      clientCapabilities: upstreamCapabilities(ctx, this.#extensions, asTask),
+      inputHandlers: this.#askerFor(ctx),
+    };
   }
 
   /**
@@ -95,8 +125,8 @@ export class UpstreamRequests {
    * The downstream request a legacy upstream's question (`elicitation/create`, `sampling/createMessage`,
    * `roots/list`) goes to; throws when no single asking request of this mount is in flight.
    */
-  asker(method: string): ServerRequestContext {
-    const asker = this.#soleCaller();
+  asker(method: string, relatedRequestId?: RequestId): ServerRequestContext {
+    const asker = this.#callerOf(relatedRequestId) ?? this.#soleCaller();
     if (asker === undefined || !ASKING_METHODS.has(asker.method)) {
       const inFlight = this.#inFlight.size;
       throw new JsonRpcError(
@@ -111,8 +141,8 @@ export class UpstreamRequests {
   }
 
   /** Passes an upstream log message to the one request in flight, if there is exactly one. */
-  logged(params: LoggingMessageNotificationParams): void {
-    this.#soleCaller()
+  logged(params: LoggingMessageNotificationParams, relatedRequestId?: RequestId): void {
+    (this.#callerOf(relatedRequestId) ?? this.#soleCaller())
       ?.log(params.level, params.data, params.logger)
       .catch(() => {});
   }
@@ -123,6 +153,22 @@ export class UpstreamRequests {
       sampling: (params, context) => ctx.createMessage(params, { key: context.key }),
       roots: (params, context) => ctx.listRoots(params, { key: context.key }),
     };
+  }
+
+  /**
+   * The caller of the upstream request `relatedRequestId` names: the downstream request in flight whose signal that
+   * request was sent with (every forwarded request, and a task's `tasks/result`, is sent with its caller's signal).
+   */
+  #callerOf(relatedRequestId: RequestId | undefined): ServerRequestContext | undefined {
+    if (relatedRequestId === undefined) return undefined;
+    for (const sent of this.#sent) {
+      if (sent.requestId !== relatedRequestId) continue;
+      const signal = sent.signal;
+      if (signal === undefined) return undefined;
+      for (const ctx of this.#inFlight) if (ctx.signal === signal) return ctx;
+      return undefined;
+    }
+    return undefined;
   }
 
   /**
@@ -139,6 +185,10 @@ export class UpstreamRequests {
   /** A local failure as -32603 naming the mount; an upstream JSON-RPC error as it is. */
   failure(error: unknown, method: string): unknown {
     if (JsonRpcError.is(error)) return error;
+    // The client explains some upstream errors in its own terms (a -32021 naming an input capability): the caller
+    // gets the upstream's error, which is about the capabilities it declared.
+    const cause = (error as { cause?: unknown } | null)?.cause;
+    if (JsonRpcError.is(cause)) return cause;
     const reason = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown } | undefined)?.code;
     return new JsonRpcError(

@@ -2,12 +2,13 @@
 // `server.extend`) makes the downstream task, and the mount's `TasksClient` (installed on the upstream client through
 // `client.extend`) runs the upstream one. The downstream task mirrors the upstream task: its status message, its
 // questions to the user, its cancellation and its result, in whichever era each side speaks.
-import type { Client } from '@mcpkit/client';
+import type { Client, InputHandlers } from '@mcpkit/client';
 import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import { type CallToolResult, TASKS_EXTENSION_ID, type ToolExecution } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 import type { TaskHandle, TasksClient, TasksServer } from '@mcpkit/tasks';
 import { resultForDownstream } from './era-translation';
+import type { UpstreamRequests } from './upstream-requests';
 
 /** The two halves a mount needs to cross tasks; either missing, calls cross inline as before. */
 export interface TaskCrossing {
@@ -49,23 +50,35 @@ export async function callAsTask(
   ctx: ServerRequestContext,
   params: Record<string, unknown>,
   downstream: (result: CallToolResult) => CallToolResult,
-  track: <T>(ctx: ServerRequestContext, run: () => Promise<T>) => Promise<T>,
+  requests: UpstreamRequests,
 ): Promise<CallToolResult> {
-  const handle = await track(ctx, () =>
+  const track = <T>(run: () => Promise<T>) => requests.track(ctx, run);
+  const handle = await track(() =>
     crossing.client.callToolAsTask(params as { name: string; arguments?: Record<string, unknown> }, {
       signal: ctx.signal,
+      // 2026-07-28: the request declares what the caller can answer (the tasks extension among it), and its input
+      // rounds before the task exists are asked of this caller.
+      ...requests.modernOptions(crossing.client.client, ctx, true),
       // 2025-11-25 keeps the task's progress coming after the call; the downstream task passes it on (or, in
       // 2026-07-28, turns it into its status message). Read through `ctx` at each call: the task rebinds it.
       onProgress: (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
     }),
   );
   if (handle.immediate) return downstream(resultForDownstream(await handle.wait(), ctx.era));
-  const follow = async () => downstream(await track(ctx, () => followTask(handle, ctx)));
+  // 2026-07-28: the upstream task's input requests are asked of this caller (through the downstream task).
+  const follow = async () =>
+    downstream(
+      await track(() => followTask(handle, ctx, requests.modernOptions(crossing.client.client, ctx).inputHandlers)),
+    );
   return ctx.get('task') !== undefined ? follow() : crossing.server.runAsTask(ctx, follow);
 }
 
 /** Mirrors the upstream task in the downstream one until it ends; a downstream cancel cancels it upstream. */
-async function followTask(handle: TaskHandle, ctx: ServerRequestContext): Promise<CallToolResult> {
+async function followTask(
+  handle: TaskHandle,
+  ctx: ServerRequestContext,
+  inputHandlers: InputHandlers | undefined,
+): Promise<CallToolResult> {
   const task = ctx.get('task');
   let shown: string | undefined;
   const stopWatching = handle.onStatus((info) => {
@@ -77,7 +90,7 @@ async function followTask(handle: TaskHandle, ctx: ServerRequestContext): Promis
   const cancel = () => void handle.cancel().catch(() => {});
   ctx.signal.addEventListener('abort', cancel, { once: true });
   try {
-    return resultForDownstream(await handle.wait({ signal: ctx.signal }), ctx.era);
+    return resultForDownstream(await handle.wait({ signal: ctx.signal, inputHandlers }), ctx.era);
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
     stopWatching();

@@ -31,7 +31,8 @@ export interface TasksClientOptions {
 }
 
 /** Options of `callToolAsTask`. */
-export interface TaskCallOptions extends Pick<CallOptions, 'signal' | 'timeoutMs' | 'meta'> {
+export interface TaskCallOptions
+  extends Pick<CallOptions, 'signal' | 'timeoutMs' | 'meta' | 'clientCapabilities' | 'inputHandlers' | 'logLevel'> {
   /** 2025-11-25: the retention to ask for (`params.task.ttl`), in ms; the server may cut it. */
   ttlMs?: number;
   /**
@@ -108,8 +109,8 @@ export class TasksClient {
         return taskClientEra(client.era);
       },
       request: (method, params, callOptions) => client.request(method, params, callOptions),
-      answerInputRequests: (inputRequests: InputRequests, signal): Promise<InputResponses> =>
-        client.answerInputRequests(inputRequests, { forMethod: 'tools/call', signal }),
+      answerInputRequests: (inputRequests: InputRequests, signal, handlers): Promise<InputResponses> =>
+        client.answerInputRequests(inputRequests, { forMethod: 'tools/call', signal, handlers }),
       listen: async (taskId) => {
         if (!hasCapability(client.serverCapabilities, ['extensions', TASKS_EXTENSION_ID])) return undefined;
         return client.subscribe({ taskIds: [taskId] }, () => undefined);
@@ -157,6 +158,10 @@ export class TasksClient {
         signal: options.signal,
         timeoutMs: options.timeoutMs,
         meta: options.meta,
+        // 2026-07-28: what this one request declares and who answers its input rounds (a proxy passes its caller's).
+        clientCapabilities: options.clientCapabilities,
+        inputHandlers: options.inputHandlers,
+        logLevel: options.logLevel,
       });
     } catch (error) {
       if (token !== undefined) this.#progress.delete(token);
