@@ -90,7 +90,7 @@ export class TasksClient {
   readonly #handles = new Map<string, TaskHandle>();
   readonly #progress = new Map<string, NonNullable<TaskCallOptions['onProgress']>>();
   readonly #host: TaskHandleHost;
-  /** The params objects of this object's own `tools/call`s: those return the task; others are driven to the end. */
+  /** The params and call options of this object's own `tools/call`s: those return the task; others are driven to the end. */
   readonly #own = new WeakSet<object>();
   /** 2025-11-25: tool name → `execution.taskSupport`, from `tools/list` (the spec forbids augmenting other tools). */
   #support: Map<string, string> | undefined;
@@ -152,17 +152,21 @@ export class TasksClient {
       request._meta = { ...meta, progressToken: token };
       this.#progress.set(token, options.onProgress);
     }
+    // Every round of the call (a 2026-07-28 input round retries with new params) is this object's own: its task is
+    // returned, not driven to the end.
+    const callOptions = {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      meta: options.meta,
+      // 2026-07-28: what this one request declares and who answers its input rounds (a proxy passes its caller's).
+      clientCapabilities: options.clientCapabilities,
+      inputHandlers: options.inputHandlers,
+      logLevel: options.logLevel,
+    };
+    this.#own.add(callOptions);
     let raw: Record<string, unknown>;
     try {
-      raw = await client.request('tools/call', request, {
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        meta: options.meta,
-        // 2026-07-28: what this one request declares and who answers its input rounds (a proxy passes its caller's).
-        clientCapabilities: options.clientCapabilities,
-        inputHandlers: options.inputHandlers,
-        logLevel: options.logLevel,
-      });
+      raw = await client.request('tools/call', request, callOptions);
     } catch (error) {
       if (token !== undefined) this.#progress.delete(token);
       throw error;
@@ -232,7 +236,12 @@ export class TasksClient {
   readonly #transparent: ClientMiddleware = async (ctx, next) => {
     if (ctx.direction !== 'outbound' || ctx.method !== 'tools/call') return next();
     const result = await next();
-    if (!isObject(result) || result.resultType !== 'task' || (ctx.params !== undefined && this.#own.has(ctx.params))) {
+    if (
+      !isObject(result) ||
+      result.resultType !== 'task' ||
+      (ctx.params !== undefined && this.#own.has(ctx.params)) ||
+      this.#own.has(ctx.options)
+    ) {
       return result;
     }
     const info = readTaskInfo(result);
