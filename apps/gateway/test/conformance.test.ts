@@ -84,6 +84,7 @@ describe('conformance through the gateway', () => {
       title: 'conformance server scenarios through the gateway',
     });
     console.log(report.table);
+    console.log(report.timings.map((t) => `${t.ms} ms  ${t.run}`).join('\n'));
     expect(report.listed.pinned).toBeGreaterThan(0);
     expect(report.listed.next).toBeGreaterThan(0);
     const { problems } = report;

@@ -71,6 +71,8 @@ export interface ConformanceReport {
   listed: { pinned: number; next: number };
   /** The runs' console output, for failure messages. */
   outputs: string[];
+  /** How long each run took (its arguments after the target), slowest first: where the time of the plan goes. */
+  timings: Array<{ run: string; ms: number }>;
   table: string;
   problems: {
     /** Scenarios of a suite or requirement set that have no result. */
@@ -129,12 +131,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     runs = runs.sort((a, b) => Number(b.alone === true) - Number(a.alone === true) || runWeight(b) - runWeight(a));
   }
   const outputs: string[] = [];
+  const timings: Array<{ run: string; ms: number }> = [];
   const runOne = async (run: ConformanceRun, index: number): Promise<RunOutcome[]> => {
+    const started = performance.now();
     const dir = join(options.outputRoot, `${index}`);
     const target = await options.target();
     const extra = (await options.extraArgs?.()) ?? [];
     const { output } = await cli(run.suite, [...target, ...run.args, ...extra, '-o', dir]);
     outputs[index] = output;
+    timings.push({ run: `${run.suite.label} ${run.args.join(' ')}`, ms: Math.round(performance.now() - started) });
     const found = await collectOutcomes(dir, side);
     return found.map((outcome) => ({ ...outcome, suite: run.suite.label, wire: run.wire }));
   };
@@ -162,6 +167,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     requirements,
     listed: { pinned: pinnedScenarios.length, next: nextScenarios.length },
     outputs,
+    timings: timings.sort((a, b) => b.ms - a.ms),
     table: formatRuns(options.title, outcomes, options.expected),
     problems: {
       missing,
