@@ -44,9 +44,6 @@ const LINE_INDEPENDENT = [
   'test/file-size.test.ts',
   'test/import-cycles.test.ts',
 ];
-// Long runs whose line-dependent parts other files cover on every line: the conformance suite through the gateway
-// (its CLI is Node 22 on every line; packages/gateway's tests cover the gateway itself on each line).
-const SYSTEM_NODE_ONLY = ['apps/gateway/test/conformance.test.ts'];
 const EXCLUDED_APPS = new Set(['bench']);
 
 function projects() {
@@ -70,7 +67,7 @@ function runLine(line, names) {
     join(root, 'node_modules', 'vitest', 'vitest.mjs'),
     'run',
     ...names.flatMap((name) => ['--project', name]),
-    ...[...LINE_INDEPENDENT, ...SYSTEM_NODE_ONLY].flatMap((file) => ['--exclude', file]),
+    ...LINE_INDEPENDENT.flatMap((file) => ['--exclude', file]),
     // One line per test file, and console output only of tests that fail: the system Node's run shows the rest.
     '--reporter=default',
     '--silent=passed-only',
