@@ -523,9 +523,9 @@ export class LeanClient {
   }
 
   /**
-   * Answers a set of input requests (elicitation, sampling, roots) with the client's own `handlers`, concurrently, each
-   * checked against the declared capabilities, as for an `input_required` result: for extensions whose input requests
-   * arrive elsewhere (a task's `inputRequests` on `tasks/get`). If one fails, the others are aborted and it is thrown.
+   * Answers input requests (elicitation, sampling, roots) with the client's `handlers` (or `options.handlers`, a
+   * proxy's for its caller), concurrently, each checked against the declared capabilities, as for an `input_required`
+   * result: for input requests that arrive elsewhere (a task's on `tasks/get`). One failing aborts the others.
    *
    * @example
    * ```ts
@@ -540,7 +540,6 @@ export class LeanClient {
     const version = this.#connection('input requests').session.version;
     return fulfilInputRequests(
       inputRequests,
-      // A proxy answers with its caller's handlers (as `inputHandlers` does for a call's own rounds).
       options.handlers ?? this.#handlers,
       this.capabilities,
       version,
