@@ -66,10 +66,15 @@ export async function callAsTask(
   );
   if (handle.immediate) return downstream(resultForDownstream(await handle.wait(), ctx.era));
   // 2026-07-28: the upstream task's input requests are asked of this caller (through the downstream task).
-  const follow = async () =>
-    downstream(
-      await track(() => followTask(handle, ctx, requests.modernOptions(crossing.client.client, ctx).inputHandlers)),
-    );
+  const inputHandlers = requests.modernOptions(crossing.client.client, ctx).inputHandlers;
+  const follow = async () => {
+    try {
+      return downstream(await track(() => followTask(handle, ctx, inputHandlers)));
+    } catch (error) {
+      // The downstream task fails with the upstream's error, or one naming the mount (it runs detached from the call).
+      throw requests.failure(error, 'tools/call');
+    }
+  };
   return ctx.get('task') !== undefined ? follow() : crossing.server.runAsTask(ctx, follow);
 }
 

@@ -80,12 +80,17 @@ async function crossing(pairing: { downstream: string; upstream: string }) {
     await upstream.server.close();
     await upstream.taskServer.close();
   });
-  return { ...setup, upstream, taskClient, mount };
+  return { ...setup, upstream, memory, taskClient, mount };
 }
 
 describe.each(PAIRINGS)('tasks cross: $name', (pairing) => {
   it('runs an upstream task as a downstream task: status message, a question to the user, the result', async () => {
     const { client, taskClient, upstream } = await crossing(pairing);
+    const notified: string[] = [];
+    client.use(async (ctx, next) => {
+      if (ctx.direction === 'inbound' && ctx.kind === 'notification') notified.push(ctx.method);
+      return next();
+    });
     if (client.era === 'legacy') {
       const tools = await client.listAllTools();
       expect(tools.find((tool) => tool.name === 'ci_build')?.execution).toEqual({ taskSupport: 'optional' });
@@ -105,6 +110,8 @@ describe.each(PAIRINGS)('tasks cross: $name', (pairing) => {
     expect(statuses.some((info) => info.status === 'input_required')).toBe(true);
     expect(statuses.at(-1)?.status).toBe('completed');
     if (client.era === 'legacy') {
+      // The gateway's task tells its status changes on the session (2025-11-25 `notifications/tasks/status`).
+      expect(notified).toContain('notifications/tasks/status');
       // 2025-11-25 lists a requestor's tasks; the downstream sees the gateway's task, finished.
       const listed = await taskClient.list();
       expect(listed.tasks.map((info) => [info.taskId, info.status])).toEqual([[task.taskId, 'completed']]);
@@ -118,6 +125,19 @@ describe.each(PAIRINGS)('tasks cross: $name', (pairing) => {
     await task.cancel();
     await until(() => upstream.seen.cancelled === 1, 'the upstream task cancelled');
     expect((await task.status()).status).toBe('cancelled');
+  });
+
+  it('fails the downstream task, naming the mount, when the upstream dies while it runs', async () => {
+    const { taskClient, memory } = await crossing(pairing);
+    const task = await taskClient.callToolAsTask({ name: 'ci_hold', arguments: {} });
+    await until(async () => (await task.status()).status === 'working', 'the task working');
+    await memory.serverSides[0]?.close();
+    const failure = await task.wait().then(
+      () => undefined,
+      (error: unknown) => error as { message?: string },
+    );
+    expect(failure?.message).toContain("mount 'ci'");
+    expect((await task.status()).status).toBe('failed');
   });
 
   it('gives a plain callTool the result, whichever way the call ran', async () => {
