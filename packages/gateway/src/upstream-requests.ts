@@ -38,7 +38,8 @@ export class UpstreamRequests {
    * reaches the caller that request was sent for. Installed with `client.use` on a client the mount owns.
    */
   readonly middleware: ClientMiddleware = async (ctx, next) => {
-    if (ctx.direction !== 'outbound') return next();
+    // Only a legacy upstream's messages need it; a 2026-07-28 upstream asks within its calls' own input rounds.
+    if (ctx.direction !== 'outbound' || ctx.era !== 'legacy') return next();
     this.#sent.add(ctx);
     try {
       return await next();
@@ -46,6 +47,7 @@ export class UpstreamRequests {
       this.#sent.delete(ctx);
     }
   };
+
   constructor(namespace: string, extensions: Record<string, readonly string[]> | undefined) {
     this.#namespace = namespace;
     this.#extensions = extensions;
@@ -70,6 +72,8 @@ export class UpstreamRequests {
     }
     const meta = forwardableMeta(ctx);
     if (meta !== undefined) upstreamParams = { ...upstreamParams, _meta: meta };
+    // What only a 2026-07-28 upstream reads (per-request capabilities, input rounds) is built only for one.
+    const modern = client.era === 'modern';
     this.#inFlight.add(ctx);
     try {
       const result = await client.request<R>(method, upstreamParams, {
@@ -78,7 +82,9 @@ export class UpstreamRequests {
           ctx.progressToken === undefined
             ? undefined
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
-        ...this.modernOptions(client, ctx),
+        logLevel: upstreamLogLevel(ctx),
+        clientCapabilities: modern ? upstreamCapabilities(ctx, this.#extensions) : undefined,
+        inputHandlers: modern ? this.#askerFor(ctx) : undefined,
         cache: false,
       });
       return resultForDownstream(result, ctx.era);
@@ -91,19 +97,19 @@ export class UpstreamRequests {
   }
 
   /**
-   * What a forwarded request carries for its caller: the log level, and what only a 2026-07-28 upstream reads (built
-   * only for one): the caller's capabilities and its input rounds asked of the caller.
+   * What a call crossing as a task carries for its caller (as `forward` builds inline): the log level, and what only a
+   * 2026-07-28 upstream reads: the caller's capabilities (the tasks extension among them) and its input rounds asked
+   * of the caller.
    */
-  modernOptions(
+  taskCallOptions(
     client: Client,
     ctx: ServerRequestContext,
-    asTask = false,
   ): { logLevel?: LoggingLevel; clientCapabilities?: ClientCapabilities; inputHandlers?: InputHandlers } {
     const logLevel = upstreamLogLevel(ctx);
     if (client.era !== 'modern') return { logLevel };
     return {
       logLevel,
-      clientCapabilities: upstreamCapabilities(ctx, this.#extensions, asTask),
+      clientCapabilities: upstreamCapabilities(ctx, this.#extensions, true),
       inputHandlers: this.#askerFor(ctx),
     };
   }

@@ -58,7 +58,7 @@ export async function callAsTask(
       signal: ctx.signal,
       // 2026-07-28: the request declares what the caller can answer (the tasks extension among it), and its input
       // rounds before the task exists are asked of this caller.
-      ...requests.modernOptions(crossing.client.client, ctx, true),
+      ...requests.taskCallOptions(crossing.client.client, ctx),
       // 2025-11-25 keeps the task's progress coming after the call; the downstream task passes it on (or, in
       // 2026-07-28, turns it into its status message). Read through `ctx` at each call: the task rebinds it.
       onProgress: (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
@@ -66,7 +66,7 @@ export async function callAsTask(
   );
   if (handle.immediate) return downstream(resultForDownstream(await handle.wait(), ctx.era));
   // 2026-07-28: the upstream task's input requests are asked of this caller (through the downstream task).
-  const inputHandlers = requests.modernOptions(crossing.client.client, ctx).inputHandlers;
+  const inputHandlers = requests.taskCallOptions(crossing.client.client, ctx).inputHandlers;
   const follow = async () => {
     try {
       return downstream(await track(() => followTask(handle, ctx, inputHandlers)));
