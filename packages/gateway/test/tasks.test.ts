@@ -178,3 +178,60 @@ describe('tasks cross over Streamable HTTP on both hops', () => {
     if (pairing.downstream === LEGACY) expect((await taskClient.list()).tasks).toHaveLength(1);
   });
 });
+
+describe('tasks of several callers on one legacy upstream over Streamable HTTP', () => {
+  it('asks each task’s question of its own caller, with both tasks waiting at once', async () => {
+    const upstream = taskUpstream();
+    const upstreamHttp = await listen(createStreamableHttpHandler(upstream.server), { port: 0, host: '127.0.0.1' });
+    const front = new McpServer({ name: 'front', version: '1.0.0' });
+    const gateway = new Gateway(front, { tasks: { pollIntervalMs: 20 } });
+    await gateway.mount('ci', httpUpstream({ url: upstreamHttp.url, connect: { protocolVersion: LEGACY } }));
+    const frontHttp = await listen(createStreamableHttpHandler(front), { port: 0, host: '127.0.0.1' });
+    open.push(async () => {
+      await gateway.close();
+      await frontHttp.close();
+      await upstreamHttp.close();
+      await upstream.taskServer.close();
+    });
+    // Each caller answers only once both have been asked: the two questions are in flight together.
+    let asked = 0;
+    let bothAsked!: () => void;
+    const together = new Promise<void>((resolve) => {
+      bothAsked = resolve;
+    });
+    const callers = await Promise.all(
+      [
+        { deploy: true, version: LEGACY },
+        { deploy: false, version: MODERN },
+      ].map(async ({ deploy, version }) => {
+        const client = new Client(
+          { name: `caller-${String(deploy)}`, version: '1.0.0' },
+          {
+            handlers: {
+              elicitation: async () => {
+                asked += 1;
+                if (asked === 2) bothAsked();
+                await together;
+                return { action: 'accept', content: { deploy } };
+              },
+            },
+          },
+        );
+        const taskClient = new TasksClient(client, { defaultPollIntervalMs: 20, minPollIntervalMs: 10 });
+        open.push(() => client.close());
+        await client.connect(new StreamableHttpClientTransport(frontHttp.url), { protocolVersion: version });
+        return { deploy, taskClient };
+      }),
+    );
+    const results = await Promise.all(
+      callers.map(async ({ deploy, taskClient }) => {
+        const task = await taskClient.callToolAsTask({ name: 'ci_build', arguments: { target: String(deploy) } });
+        return (await task.wait()).content?.[0];
+      }),
+    );
+    expect(results).toEqual([
+      { type: 'text', text: 'built true, deploy=true' },
+      { type: 'text', text: 'built false, deploy=false' },
+    ]);
+  });
+});
