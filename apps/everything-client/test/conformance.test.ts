@@ -7,20 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { CURRENT_LINE, nodeBinary } from '@mcpkit/node-lines';
 import {
   type ConformanceCli,
-  collectOutcomes,
   conformanceCli,
-  duplicateRuns,
-  formatRuns,
-  inPool,
-  judgeRuns,
-  parseRequirements,
   parseScenarioList,
-  parseScenarioListing,
-  type RunOutcome,
   readExpectedFailures,
-  requirementScenarios,
+  runConformance,
   runConformanceCli,
-  wiresOf,
 } from '@mcpkit/testkit';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,15 +88,6 @@ function runCli(suite: ConformanceCli, args: string[], timeoutMs = SCENARIO_TIME
   });
 }
 
-/** One CLI run: which suite, at which wire, with which arguments (the command and the output folder appended). */
-interface Run {
-  suite: ConformanceCli;
-  wire: string;
-  args: string[];
-  /** Timing-sensitive: runs first, with nothing else. */
-  alone?: boolean;
-}
-
 /**
  * Bundles the client once (from source, through the `@mcpkit/source` condition) so each of the 26 runs starts a
  * plain Node script instead of transpiling the workspace again under tsx.
@@ -168,86 +150,48 @@ describe('conformance: client scenarios', () => {
     const expected = await readExpectedFailures(join(app, 'conformance/expected-failures.json'));
     const outputRoot = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-client-'));
     dirs.push(outputRoot);
-    const [bundle, nextList, ...requirementLists] = await Promise.all([
-      bundleClient(outputRoot),
-      runCli(next, ['list', '--client'], 30_000),
-      ...WIRES.map((wire) => runCli(next, ['list', '--requirements', wire], 30_000)),
-    ]);
-    const nextScenarios = parseScenarioListing(nextList!.output, 'Client scenarios');
-    const requirements = WIRES.map((wire, index) => parseRequirements(wire, requirementLists[index]!.output));
-    expect(nextScenarios.length, `could not read the scenario list:\n${nextList!.output}`).toBeGreaterThan(0);
-    for (const set of requirements) expect(set.client.length, `requirements ${set.revision}`).toBeGreaterThan(0);
-
-    // The client runs on the Node running these tests (20+); the CLI appends the server URL.
-    const command = ['--command', `${process.execPath} ${bundle}`, '--timeout', String(SCENARIO_TIMEOUT_MS)];
-    const required = new Set(requirements.flatMap((set) => requirementScenarios(set, 'client')));
-    const runs: Run[] = [
-      ...PINNED_RUNS.map(
-        (run): Run => ({
-          suite: pinned,
-          wire: LEGACY_WIRE,
-          args: ['client', ...(run.suite === undefined ? ['--scenario', run.scenarios[0]!] : ['--suite', run.suite])],
-          alone: run.alone === true,
-        }),
-      ),
-      // A requirement set runs its scenarios side by side inside one CLI: the longest runs, so they start first.
-      ...WIRES.map((wire): Run => ({ suite: next, wire, args: ['client', '--requirements', wire] })),
-      ...nextScenarios
-        .filter((scenario) => !required.has(scenario.name))
-        .flatMap((scenario) =>
-          wiresOf(scenario, WIRES, LEGACY_WIRE).map(
-            ({ wire, args }): Run => ({
-              suite: next,
-              wire,
-              args: ['client', '--scenario', scenario.name, ...args],
-            }),
-          ),
-        ),
-    ].sort((a, b) => Number(b.alone === true) - Number(a.alone === true) || runWeight(b) - runWeight(a));
-    const outputs: string[] = [];
-    const runOne = async (run: Run, index: number): Promise<RunOutcome[]> => {
-      const dir = join(outputRoot, `${index}`);
-      const { output } = await runCli(run.suite, [...run.args, ...command, '-o', dir], SCENARIO_TIMEOUT_MS + 60_000);
-      outputs[index] = output;
-      const found = await collectOutcomes(dir, 'client');
-      return found.map((outcome) => ({ ...outcome, suite: run.suite.label, wire: run.wire }));
-    };
-    const alone = runs.filter((run) => run.alone === true);
-    const first = await inPool(alone, 1, runOne);
-    const rest = await inPool(runs.slice(alone.length), PARALLEL, (run, index) => runOne(run, alone.length + index));
-    const outcomes = [...first, ...rest].flat();
-    console.log(formatRuns('conformance client scenarios', outcomes, expected));
-
+    // The client runs on the Node running these tests (20+); the CLI appends the server URL. It is bundled while the
+    // suites list their scenarios.
+    const bundled = bundleClient(outputRoot);
+    bundled.catch(() => {}); // a failed bundle fails the run through `extraArgs`
+    // The plan (tools/testkit's runConformance): 0.1.16's runs above (sse-retry first and alone), one run per
+    // requirement set (its scenarios side by side inside one CLI: the longest runs, so they start first), and each
+    // scenario no requirement set names at the wires its tags allow; PARALLEL at a time.
+    const report = await runConformance({
+      side: 'client',
+      pinned,
+      next,
+      wires: WIRES,
+      legacyWire: LEGACY_WIRE,
+      cli: (suite, args, timeoutMs = SCENARIO_TIMEOUT_MS + 60_000) => runCli(suite, args, timeoutMs),
+      target: () => ['client'],
+      extraArgs: async () => [
+        '--command',
+        `${process.execPath} ${await bundled}`,
+        '--timeout',
+        String(SCENARIO_TIMEOUT_MS),
+      ],
+      pinnedRuns: PINNED_RUNS.map((run) => ({
+        args: run.suite === undefined ? ['--scenario', run.scenarios[0]!] : ['--suite', run.suite],
+        alone: run.alone,
+      })),
+      pinnedScenarios: PINNED_SCENARIOS,
+      expected,
+      outputRoot,
+      parallel: PARALLEL,
+      longestFirst: true,
+      title: 'conformance client scenarios',
+    });
+    console.log(report.table);
+    expect(report.listed.next, 'could not read the scenario list of the newest suite').toBeGreaterThan(0);
+    for (const set of report.requirements) expect(set.client.length, `requirements ${set.revision}`).toBeGreaterThan(0);
+    const { problems } = report;
+    const outputs = report.outputs.join('\n---\n');
     // Every scenario of each suite ran, and every scenario of each requirement set ran at that set's wire.
-    const ran = new Set(outcomes.map((outcome) => `${outcome.suite} ${outcome.wire} ${outcome.scenario}`));
-    const missing = [
-      ...PINNED_SCENARIOS.map((name) => `${pinned.label} ${LEGACY_WIRE} ${name}`).filter((key) => !ran.has(key)),
-      ...nextScenarios
-        .filter((s) => !outcomes.some((o) => o.suite === next.label && o.scenario === s.name))
-        .map((s) => `${next.label} * ${s.name}`),
-      ...requirements.flatMap((set) =>
-        requirementScenarios(set, 'client')
-          .map((name) => `${next.label} ${set.revision} ${name}`)
-          .filter((key) => !ran.has(key)),
-      ),
-    ];
-    expect(missing, `scenarios with no result:\n${outputs.join('\n---\n').slice(-6000)}`).toEqual([]);
-    expect(duplicateRuns(outcomes), 'scenarios judged twice on one wire').toEqual([]);
-    const { unexpected, stale, unknown } = judgeRuns(outcomes, expected);
-    expect(
-      unexpected.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}: ${o.problems.join('; ')}`),
-      `unexpected failures:\n${outputs.join('\n---\n').slice(-8000)}`,
-    ).toEqual([]);
-    expect(
-      stale.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}`),
-      'expected failures that now pass: remove them from expected-failures.json',
-    ).toEqual([]);
-    expect(unknown, 'expected-failures.json names runs that did not happen').toEqual([]);
+    expect(problems.missing, `scenarios with no result:\n${outputs.slice(-6000)}`).toEqual([]);
+    expect(problems.duplicates, 'scenarios judged twice on one wire').toEqual([]);
+    expect(problems.unexpected, `unexpected failures:\n${outputs.slice(-8000)}`).toEqual([]);
+    expect(problems.stale, 'expected failures that now pass: remove them from expected-failures.json').toEqual([]);
+    expect(problems.unknown, 'expected-failures.json names runs that did not happen').toEqual([]);
   });
 });
-
-/** How long a run takes, roughly: requirement sets, then the suites of 0.1.16, then single scenarios. */
-function runWeight(run: Run): number {
-  if (run.args.includes('--requirements')) return 2;
-  return run.args.includes('--suite') ? 1 : 0;
-}

@@ -5,21 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CURRENT_LINE, nodeBinary } from '@mcpkit/node-lines';
-import {
-  collectOutcomes,
-  conformanceCli,
-  duplicateRuns,
-  formatRuns,
-  inPool,
-  judgeRuns,
-  parseRequirements,
-  parseScenarioListing,
-  type RunOutcome,
-  readExpectedFailures,
-  requirementScenarios,
-  runConformanceCli,
-  wiresOf,
-} from '@mcpkit/testkit';
+import { conformanceCli, readExpectedFailures, runConformance, runConformanceCli } from '@mcpkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Runs every server scenario of the official conformance suite against the everything-server (started with its own
@@ -77,15 +63,8 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-const cli = (suite: typeof pinned, args: string[]) =>
-  runConformanceCli(node22, suite, args, { cwd: app, timeoutMs: RUN_TIMEOUT_MS });
-
-/** One CLI run: which suite, at which wire, with which arguments (output folder appended). */
-interface Run {
-  suite: typeof pinned;
-  wire: string;
-  args: string[];
-}
+const cli = (suite: typeof pinned, args: string[], timeoutMs = RUN_TIMEOUT_MS) =>
+  runConformanceCli(node22, suite, args, { cwd: app, timeoutMs });
 
 describe('conformance: server scenarios', () => {
   const cleanup: Array<() => Promise<void> | void> = [];
@@ -100,78 +79,46 @@ describe('conformance: server scenarios', () => {
     const expected = await readExpectedFailures(join(app, 'conformance/expected-failures.json'));
     const outputRoot = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-server-'));
     cleanup.push(() => rm(outputRoot, { recursive: true, force: true }));
-    const [{ child, url }, pinnedList, nextList, ...requirementLists] = await Promise.all([
-      startServer(),
-      cli(pinned, ['list', '--server']),
-      cli(next, ['list', '--server']),
-      ...WIRES.map((wire) => cli(next, ['list', '--requirements', wire])),
-    ]);
-    cleanup.push(async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
+    // The server starts while the suites list their scenarios.
+    const started = startServer();
+    started.then(
+      ({ child }) =>
+        cleanup.push(async () => {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exited;
+          clearTimeout(timer);
+        }),
+      () => {}, // a server that did not start fails the run through `target`
+    );
+    // The plan (tools/testkit's runConformance): 0.1.16 whole, one run per requirement set (the CLI runs its scenarios
+    // one after another against the server), and each scenario no requirement set names at the wires its tags allow;
+    // all of them side by side, 4 at a time.
+    const report = await runConformance({
+      side: 'server',
+      pinned,
+      next,
+      wires: WIRES,
+      legacyWire: LEGACY_WIRE,
+      cli,
+      target: async () => ['server', '--url', (await started).url],
+      pinnedRuns: [{ args: ['--suite', 'all'] }],
+      expected,
+      outputRoot,
+      parallel: 4,
+      title: 'conformance server scenarios',
     });
-    const pinnedScenarios = parseScenarioListing(pinnedList!.output, 'Server scenarios');
-    const nextScenarios = parseScenarioListing(nextList!.output, 'Server scenarios');
-    const requirements = WIRES.map((wire, index) => parseRequirements(wire, requirementLists[index]!.output));
-    expect(pinnedScenarios.length, `could not read the scenario list:\n${pinnedList!.output}`).toBeGreaterThan(0);
-    expect(nextScenarios.length, `could not read the scenario list:\n${nextList!.output}`).toBeGreaterThan(0);
-    for (const set of requirements) expect(set.server.length, `requirements ${set.revision}`).toBeGreaterThan(0);
-
-    // The plan: one run per requirement set (the CLI runs its scenarios one after another against the server), 0.1.16
-    // whole, and each scenario no requirement set names at the wires its tags allow; all of them side by side.
-    const required = new Set(requirements.flatMap((set) => requirementScenarios(set, 'server')));
-    const runs: Run[] = [
-      { suite: pinned, wire: LEGACY_WIRE, args: ['server', '--url', url, '--suite', 'all'] },
-      ...WIRES.map((wire) => ({ suite: next, wire, args: ['server', '--url', url, '--requirements', wire] })),
-      ...nextScenarios
-        .filter((scenario) => !required.has(scenario.name))
-        .flatMap((scenario) =>
-          wiresOf(scenario, WIRES, LEGACY_WIRE).map(({ wire, args }) => ({
-            suite: next,
-            wire,
-            args: ['server', '--url', url, '--scenario', scenario.name, ...args],
-          })),
-        ),
-    ];
-    const outputs: string[] = [];
-    const outcomes = (
-      await inPool(runs, 4, async (run, index) => {
-        const dir = join(outputRoot, `${index}`);
-        const { output } = await cli(run.suite, [...run.args, '-o', dir]);
-        outputs[index] = output;
-        const found = await collectOutcomes(dir, 'server');
-        return found.map((outcome): RunOutcome => ({ ...outcome, suite: run.suite.label, wire: run.wire }));
-      })
-    ).flat();
-    console.log(formatRuns('conformance server scenarios', outcomes, expected));
-
+    console.log(report.table);
+    expect(report.listed.pinned, 'could not read the scenario list of the pinned suite').toBeGreaterThan(0);
+    expect(report.listed.next, 'could not read the scenario list of the newest suite').toBeGreaterThan(0);
+    for (const set of report.requirements) expect(set.server.length, `requirements ${set.revision}`).toBeGreaterThan(0);
+    const { problems } = report;
     // Every scenario each suite lists ran, and every scenario of each requirement set ran at that set's wire.
-    const ran = new Set(outcomes.map((outcome) => `${outcome.suite} ${outcome.wire} ${outcome.scenario}`));
-    const missing = [
-      ...pinnedScenarios.map((s) => `${pinned.label} ${LEGACY_WIRE} ${s.name}`).filter((key) => !ran.has(key)),
-      ...nextScenarios
-        .filter((s) => !outcomes.some((o) => o.suite === next.label && o.scenario === s.name))
-        .map((s) => `${next.label} * ${s.name}`),
-      ...requirements.flatMap((set) =>
-        requirementScenarios(set, 'server')
-          .map((name) => `${next.label} ${set.revision} ${name}`)
-          .filter((key) => !ran.has(key)),
-      ),
-    ];
-    expect(missing, `scenarios with no result:\n${outputs.join('\n---\n').slice(-6000)}`).toEqual([]);
-    expect(duplicateRuns(outcomes), 'scenarios judged twice on one wire').toEqual([]);
-    const { unexpected, stale, unknown } = judgeRuns(outcomes, expected);
-    expect(
-      unexpected.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}: ${o.problems.join('; ')}`),
-      'unexpected failures',
-    ).toEqual([]);
-    expect(
-      stale.map((o) => `[${o.suite} ${o.wire}] ${o.scenario}`),
-      'expected failures that now pass: remove them from expected-failures.json',
-    ).toEqual([]);
-    expect(unknown, 'expected-failures.json names runs that did not happen').toEqual([]);
+    expect(problems.missing, `scenarios with no result:\n${report.outputs.join('\n---\n').slice(-6000)}`).toEqual([]);
+    expect(problems.duplicates, 'scenarios judged twice on one wire').toEqual([]);
+    expect(problems.unexpected, 'unexpected failures').toEqual([]);
+    expect(problems.stale, 'expected failures that now pass: remove them from expected-failures.json').toEqual([]);
+    expect(problems.unknown, 'expected-failures.json names runs that did not happen').toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { McpClientError } from './errors';
 import type { ListKeeper } from './list-keeper';
 import { LIST_METHOD, LISTS_CHANGED_BY } from './lists';
 import { type ClientContext, ClientInboundContext } from './middleware';
-import type { InputHandlers } from './options';
+import type { InputHandlers, LogMessageContext } from './options';
 import type { ResponseCache } from './response-cache';
 import { answerServerRequests } from './server-requests';
 import type { Subscriptions } from './subscriptions';
@@ -137,7 +137,7 @@ export interface OwnHandlerTargets {
   session: () => SessionState | undefined;
   cache: ResponseCache | undefined;
   features: ClientFeatures;
-  onLogMessage: ((params: LoggingMessageNotificationParams) => void) | undefined;
+  onLogMessage: ((params: LoggingMessageNotificationParams, context: LogMessageContext) => void) | undefined;
 }
 
 /**
@@ -160,7 +160,7 @@ export function installOwnHandlers(own: Router, targets: OwnHandlerTargets): voi
       features.subscriptions?.deliver(method, params);
     });
   }
-  own.setNotificationHandler('notifications/message', (params) => {
-    targets.onLogMessage?.(params as LoggingMessageNotificationParams);
+  own.setNotificationHandler('notifications/message', (params, ctx) => {
+    targets.onLogMessage?.(params as LoggingMessageNotificationParams, { relatedRequestId: ctx.info.relatedRequestId });
   });
 }

@@ -25,6 +25,7 @@ export type {
   InputHandlers,
   InputRequestContext,
   LeanClientOptions,
+  LogMessageContext,
   RequestCallOptions,
   ResultSchema,
   TypedCallToolResult,

@@ -523,9 +523,9 @@ export class LeanClient {
   }
 
   /**
-   * Answers a set of input requests (elicitation, sampling, roots) with the client's own `handlers`, concurrently, each
-   * checked against the declared capabilities, as for an `input_required` result: for extensions whose input requests
-   * arrive elsewhere (a task's `inputRequests` on `tasks/get`). If one fails, the others are aborted and it is thrown.
+   * Answers input requests (elicitation, sampling, roots) with the client's `handlers` (or `options.handlers`, a
+   * proxy's for its caller), concurrently, each checked against the declared capabilities, as for an `input_required`
+   * result: for input requests that arrive elsewhere (a task's on `tasks/get`). One failing aborts the others.
    *
    * @example
    * ```ts
@@ -535,12 +535,12 @@ export class LeanClient {
    */
   answerInputRequests(
     inputRequests: InputRequests,
-    options: { forMethod?: string; signal?: AbortSignal } = {},
+    options: { forMethod?: string; signal?: AbortSignal; handlers?: InputHandlers } = {},
   ): Promise<InputResponses> {
     const version = this.#connection('input requests').session.version;
     return fulfilInputRequests(
       inputRequests,
-      this.#handlers,
+      options.handlers ?? this.#handlers,
       this.capabilities,
       version,
       options.forMethod ?? 'tools/call',

@@ -27,10 +27,24 @@ export interface InputRequestContext {
   era: Era;
   /** Legacy: the id of the server's request. */
   requestId?: RequestId;
+  /**
+   * Legacy: the client request this server request was sent for, when the transport knows it (Streamable HTTP: it came
+   * on that request's response stream). A proxy uses it to send the question to the right caller.
+   */
+  relatedRequestId?: RequestId;
   /** Modern: the server's key for this input request. */
   key?: string;
   /** Modern: the method of the client request the input is for (`tools/call`, `prompts/get`, `resources/read`). */
   forMethod?: string;
+}
+
+/** What the client knows of where a log message comes from (the second argument of `onLogMessage`). */
+export interface LogMessageContext {
+  /**
+   * The client request the server logged while handling, when the transport knows it (Streamable HTTP: the message came
+   * on that request's response stream).
+   */
+  relatedRequestId?: RequestId;
 }
 
 /**
@@ -80,7 +94,7 @@ export interface LeanClientOptions {
    */
   authContextKey?: string | (() => string | undefined);
   /** Receives `notifications/message` log entries. */
-  onLogMessage?: (params: LoggingMessageNotificationParams) => void;
+  onLogMessage?: (params: LoggingMessageNotificationParams, context: LogMessageContext) => void;
   /** Receives warnings (dropped tools; `Client`: failed background refreshes). Default `console.warn`. */
   onWarning?: (message: string, data?: Record<string, unknown>) => void;
   /** Receives errors nobody awaits (late responses, malformed messages). */

@@ -33,7 +33,7 @@ export function answerServerRequests(peer: Router, context: ServerRequestContext
           context.capabilities,
           version,
           { method, params },
-          { signal: ctx.signal, era: 'legacy', requestId: ctx.requestId },
+          { signal: ctx.signal, era: 'legacy', requestId: ctx.requestId, relatedRequestId: ctx.info.relatedRequestId },
         );
       } catch (error) {
         if (

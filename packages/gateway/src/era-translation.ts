@@ -1,4 +1,4 @@
-import type { ClientCapabilities, LoggingLevel } from '@mcpkit/protocol';
+import { type ClientCapabilities, type LoggingLevel, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
 import type { Era, ServerRequestContext } from '@mcpkit/server';
 
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
@@ -52,6 +52,7 @@ export function upstreamLogLevel(ctx: ServerRequestContext): LoggingLevel | unde
 export function upstreamCapabilities(
   ctx: ServerRequestContext,
   crossed: Readonly<Record<string, unknown>> | undefined,
+  tasks = false,
 ): ClientCapabilities {
   const caller = ctx.clientCapabilities;
   const declared: ClientCapabilities = {};
@@ -59,8 +60,9 @@ export function upstreamCapabilities(
   if (caller.elicitation !== undefined) declared.elicitation = caller.elicitation;
   if (caller.roots !== undefined) declared.roots = caller.roots;
   const extensions = caller.extensions;
-  if (extensions !== undefined && crossed !== undefined) {
-    for (const id of Object.keys(crossed)) {
+  if (extensions !== undefined) {
+    // The tasks extension for a call crossing as a task: the gateway's own task follows the upstream's.
+    for (const id of tasks ? [TASKS_EXTENSION_ID, ...Object.keys(crossed ?? {})] : Object.keys(crossed ?? {})) {
       if (extensions[id] === undefined) continue;
       declared.extensions ??= {};
       declared.extensions[id] = extensions[id];

@@ -1,6 +1,8 @@
 import type { Client } from '@mcpkit/client';
 import { JsonRpcError } from '@mcpkit/jsonrpc-core';
 import type { McpServer, ServerContext, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
+import type { TaskServerOptions, TasksServer, TaskToolOptions } from '@mcpkit/tasks';
+import { tasks } from '@mcpkit/tasks/server';
 import { GatewayError } from './gateway-error';
 import { Mount } from './mount';
 import type { MountOptions, UpstreamConnection } from './mount-options';
@@ -11,6 +13,13 @@ export interface GatewayOptions {
   separator?: string;
   /** Receives what the gateway skipped or lost (an item it could not register, an upstream that went down). */
   onWarning?: (message: string, data: Record<string, unknown>) => void;
+  /**
+   * Tasks: the gateway installs `@mcpkit/tasks` on the server (`server.extend(tasks(options))`) so that a task on an
+   * upstream is a task downstream, in either era on either side. These are its options (`store`, `identity`, TTLs…;
+   * `recover` defaults to `false`: a task the gateway followed cannot be followed again after a restart). `false`: no
+   * tasks (calls to task tools cross inline, as a client without tasks would make them). Default `{}`.
+   */
+  tasks?: TaskServerOptions | false;
 }
 
 /** Resource-not-found in either era: -32002 before 2026-07-28, -32602 in it. */
@@ -36,11 +45,20 @@ export class Gateway {
   readonly #mounts = new Map<string, Mount>();
   /** Downstream tool and prompt names taken by mounts, with who took them. */
   readonly #owners = { tool: new Map<string, Mount>(), prompt: new Map<string, Mount>() };
+  /** The gateway's tasks (downstream), if it crosses them. */
+  readonly tasks: TasksServer | undefined;
+  /** The tools whose handler decides whether a call becomes a task (the `TasksServer` reads this object). */
+  readonly #taskTools: Record<string, TaskToolOptions> = {};
 
   constructor(server: McpServer, options: GatewayOptions = {}) {
     this.server = server;
     this.#options = options;
     server.use((ctx, next) => this.#route(ctx, next));
+    if (options.tasks !== false) {
+      const taskOptions = options.tasks ?? {};
+      Object.assign(this.#taskTools, taskOptions.tools);
+      this.tasks = server.extend(tasks({ recover: false, ...taskOptions, tools: this.#taskTools }));
+    }
   }
 
   /** The mounts, by namespace. */
@@ -74,6 +92,16 @@ export class Gateway {
         claim: (kind, name, owner) => this.#claim(kind, name, owner),
         crossExtension: (id, declaration, methods, owner) => this.#crossExtension(id, declaration, methods, owner),
         release: (kind, name) => this.#owners[kind].delete(name),
+        tasks:
+          this.tasks === undefined
+            ? undefined
+            : {
+                server: this.tasks,
+                startsInHandler: (name, on) => {
+                  if (on) this.#taskTools[name] = { ...this.#taskTools[name], start: 'handler' };
+                  else delete this.#taskTools[name];
+                },
+              },
         warn: (message, data) => (this.#options.onWarning ?? console.warn)(message, data),
       },
       namespace,
@@ -113,11 +141,11 @@ export class Gateway {
     await mount.close();
   }
 
-  /** Closes every mount (not the server). */
+  /** Closes every mount and stops the tasks it runs (not the server). */
   async close(): Promise<void> {
     const mounts = [...this.#mounts.values()];
     this.#mounts.clear();
-    await Promise.allSettled(mounts.map((mount) => mount.close()));
+    await Promise.allSettled([...mounts.map((mount) => mount.close()), this.tasks?.close()]);
   }
 
   /** Extensions crossed so far, by id, with the mount whose upstream answers them. */

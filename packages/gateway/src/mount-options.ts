@@ -4,6 +4,7 @@ import type { ClientOptions, ConnectOptions } from '@mcpkit/client';
 import type { Transport } from '@mcpkit/jsonrpc-core';
 import type { Implementation } from '@mcpkit/protocol';
 import type { ServerMiddleware } from '@mcpkit/server';
+import type { TasksClient } from '@mcpkit/tasks';
 import type { ItemFilter } from './filter';
 
 /**
@@ -62,6 +63,12 @@ export interface MountOptions {
    * (names and URIs inside them are not rewritten: mount such an upstream unnamespaced). Default none.
    */
   extensions?: Record<string, readonly string[]>;
+  /**
+   * For an upstream given as a connected `Client`: the `TasksClient` installed on it (`client.extend(tasks())` from
+   * `@mcpkit/tasks/client`, before it connected), so that its tasks cross. An upstream the gateway opens gets one of
+   * its own. Without it, calls to a given Client cross inline.
+   */
+  tasksClient?: TasksClient;
 }
 
 /** Where a mount stands: `connecting` (first attempt), `up`, `down` (reconnecting, or given up), `closed`. */

@@ -10,6 +10,7 @@ import type {
   Resource,
   ServerCapabilities,
   Tool,
+  ToolExecution,
   ResourceTemplate as WireResourceTemplate,
 } from '@mcpkit/protocol';
 import { type McpServer, RegistrationError, ResourceTemplate, type ServerRequestContext } from '@mcpkit/server';
@@ -33,6 +34,17 @@ export interface RegistrationsHost {
   release(kind: 'tool' | 'prompt', name: string): void;
   warn(message: string, data: Record<string, unknown>): void;
   forward<R>(ctx: ServerRequestContext, method: string, params: Record<string, unknown>): Promise<R>;
+  /** Calls an upstream tool (as a task when the downstream asked for one and tasks cross). */
+  callTool(
+    ctx: ServerRequestContext,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    downstream: (result: CallToolResult) => CallToolResult,
+  ): Promise<CallToolResult>;
+  /** How the downstream may run an upstream tool as a task; `undefined` when tasks do not cross. */
+  execution(tool: Tool): ToolExecution | undefined;
+  /** Marks a downstream tool whose calls the gateway's handler turns into tasks (or not). */
+  startsInHandler(name: string, on: boolean): void;
   read(ctx: ServerRequestContext, upstreamUri: string): Promise<ReadResourceResult>;
 }
 
@@ -214,7 +226,8 @@ export class MountRegistrations {
 
   #registerTool(exposed: string, tool: Tool): Removable {
     const upstreamName = tool.name;
-    return this.#host.server.registerTool(
+    const execution = this.#host.execution(tool);
+    const registered = this.#host.server.registerTool(
       exposed,
       {
         title: tool.title,
@@ -225,17 +238,23 @@ export class MountRegistrations {
         annotations: tool.annotations,
         icons: tool.icons,
         _meta: tool._meta,
+        ...(execution === undefined ? {} : { execution }),
       },
-      async (args, ctx) => {
-        const result = await this.#host.forward<CallToolResult>(ctx, 'tools/call', {
-          name: upstreamName,
-          arguments: args ?? {},
-        });
-        return this.#host.names.uriPrefix === ''
-          ? result
-          : { ...result, content: downstreamBlocks(this.#host.names, result.content) };
-      },
+      (args, ctx) =>
+        this.#host.callTool(ctx, upstreamName, args, (result) =>
+          this.#host.names.uriPrefix === '' || !Array.isArray(result?.content)
+            ? result
+            : { ...result, content: downstreamBlocks(this.#host.names, result.content) },
+        ),
     );
+    if (execution === undefined) return registered;
+    this.#host.startsInHandler(exposed, true);
+    return {
+      remove: () => {
+        this.#host.startsInHandler(exposed, false);
+        registered.remove();
+      },
+    };
   }
 
   #registerPrompt(exposed: string, prompt: Prompt): Removable {

@@ -3,14 +3,17 @@
 // registers lives in mount-registrations.ts; how a request crosses, in upstream-requests.ts.
 import { Client } from '@mcpkit/client';
 import { JsonRpcError, JsonRpcErrorCode, type Transport } from '@mcpkit/jsonrpc-core';
-import type { Implementation, ReadResourceResult } from '@mcpkit/protocol';
+import type { CallToolResult, Implementation, ReadResourceResult, Tool, ToolExecution } from '@mcpkit/protocol';
 import type { McpServer, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
+import type { TasksClient, TasksServer } from '@mcpkit/tasks';
+import { tasks as clientTasks } from '@mcpkit/tasks/client';
 import { downstreamContents } from './content-uris';
 import { GatewayError } from './gateway-error';
 import type { MountOptions, MountStatus, UpstreamConnection } from './mount-options';
 import { type ListKind, MountRegistrations } from './mount-registrations';
 import { MountNames } from './names';
 import { UpstreamRequests } from './upstream-requests';
+import { callAsTask, crossedExecution, wantsTask } from './upstream-tasks';
 import { WatchedTransport } from './watched-transport';
 
 /** What a mount reports to the gateway that owns it. */
@@ -21,6 +24,8 @@ export interface MountHost {
   /** Claims a downstream name for this mount; throws `ERR_NAME_COLLISION` naming both owners. */
   claim(kind: 'tool' | 'prompt', name: string, owner: Mount): void;
   release(kind: 'tool' | 'prompt', name: string): void;
+  /** The front server's tasks, when the gateway crosses them; `startsInHandler` marks a tool whose calls it decides. */
+  readonly tasks: { server: TasksServer; startsInHandler(name: string, on: boolean): void } | undefined;
   warn(message: string, data: Record<string, unknown>): void;
 }
 
@@ -31,6 +36,10 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
     resolve = settle;
   });
   return { promise, resolve };
+}
+
+function keyOf(key: string | undefined): { key: string } | undefined {
+  return key === undefined ? undefined : { key };
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit-gateway', version: '0.0.0' };
@@ -49,6 +58,8 @@ export class Mount {
   readonly #middleware: readonly ServerMiddleware[];
   #status: MountStatus = 'connecting';
   #client: Client | undefined;
+  /** The tasks half of the upstream client: installed on an owned client, given with `options.tasksClient`. */
+  #tasksClient: TasksClient | undefined;
   #attempt = 0;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #upSince = deferred();
@@ -80,6 +91,9 @@ export class Mount {
         release: (kind, name) => host.release(kind, name),
         warn: (message, data) => host.warn(message, data),
         forward: (ctx, method, params) => this.forward(ctx, method, params),
+        callTool: (ctx, name, args, downstream) => this.callTool(ctx, name, args, downstream),
+        execution: (tool) => this.#execution(tool),
+        startsInHandler: (name, on) => host.tasks?.startsInHandler(name, on),
         read: (ctx, upstreamUri) => this.read(ctx, upstreamUri),
       },
       options,
@@ -166,6 +180,39 @@ export class Mount {
     });
   }
 
+  /**
+   * Calls an upstream tool for a downstream `tools/call`: as a task when the downstream asked for one and both sides
+   * can (see upstream-tasks.ts), else forwarded as a plain call.
+   */
+  async callTool(
+    ctx: ServerRequestContext,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    downstream: (result: CallToolResult) => CallToolResult = (result) => result,
+  ): Promise<CallToolResult> {
+    const params = { name, arguments: args ?? {} };
+    const client = this.client;
+    const server = this.#host.tasks?.server;
+    const tasksClient = this.#tasksClient;
+    if (client === undefined || server === undefined || tasksClient?.client !== client || !wantsTask(ctx)) {
+      return downstream(await this.forward<CallToolResult>(ctx, 'tools/call', params));
+    }
+    try {
+      return await callAsTask({ server, client: tasksClient }, ctx, params, downstream, this.#requests);
+    } catch (error) {
+      throw this.#requests.failure(error, 'tools/call');
+    }
+  }
+
+  /** How an upstream tool may run as a task downstream (`undefined` when tasks do not cross on this mount). */
+  #execution(tool: Tool): ToolExecution | undefined {
+    const client = this.#client;
+    if (this.#host.tasks === undefined || client === undefined || this.#tasksClient?.client !== client) {
+      return undefined;
+    }
+    return crossedExecution(client, tool.execution);
+  }
+
   /** Reads an upstream resource for a downstream URI of this mount, mapping the URIs of the contents back. */
   async read(ctx: ServerRequestContext, upstreamUri: string): Promise<ReadResourceResult> {
     const result = await this.forward<ReadResourceResult>(ctx, 'resources/read', { uri: upstreamUri });
@@ -188,24 +235,35 @@ export class Mount {
 
   #newClient(): Client {
     const options = this.#options;
-    return new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+    const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
       ...options.client,
       // Results are never cached here: one upstream serves many downstream principals.
       cache: false,
       refreshListsOnChange: false,
       capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
+      // A 2026-07-28 round's key travels on, so the downstream round names the question as the upstream did.
       handlers: {
-        elicitation: (params) => this.#requests.asker('elicitation/create').elicit(params),
-        sampling: (params) => this.#requests.asker('sampling/createMessage').createMessage(params),
-        roots: (params) => this.#requests.asker('roots/list').listRoots(params),
+        elicitation: (params, context) =>
+          this.#requests.asker('elicitation/create', context.relatedRequestId).elicit(params, keyOf(context.key)),
+        sampling: (params, context) =>
+          this.#requests
+            .asker('sampling/createMessage', context.relatedRequestId)
+            .createMessage(params, keyOf(context.key)),
+        roots: (params, context) =>
+          this.#requests.asker('roots/list', context.relatedRequestId).listRoots(params, keyOf(context.key)),
       },
-      onLogMessage: (params) => this.#requests.logged(params),
+      onLogMessage: (params, context) => this.#requests.logged(params, context.relatedRequestId),
     });
+    client.use(this.#requests.middleware);
+    // Tasks cross only when the front server has them; a task-augmented ask of a 2025-11-25 upstream is not crossed.
+    if (this.#host.tasks !== undefined) this.#tasksClient = client.extend(clientTasks({ receiver: false }));
+    return client;
   }
 
   async #connect(first: boolean): Promise<void> {
     const upstream = this.#upstream;
     const client = upstream instanceof Client ? upstream : this.#newClient();
+    if (upstream instanceof Client) this.#tasksClient = this.#options.tasksClient;
     let opened: Transport | undefined;
     try {
       if (upstream instanceof Client) {

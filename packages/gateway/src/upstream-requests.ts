@@ -1,9 +1,9 @@
 // How one downstream request crosses to a mount's upstream and what crosses back while it runs: progress,
 // cancellation, the log level, questions to the user (in a 2026-07-28 input round, or a legacy upstream's own
 // requests) and log messages. It keeps the requests in flight, because a legacy upstream's messages name none.
-import type { Client, InputHandlers } from '@mcpkit/client';
-import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
-import type { LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import type { Client, ClientMiddleware, ClientRequestContext, InputHandlers } from '@mcpkit/client';
+import { JsonRpcError, JsonRpcErrorCode, type RequestId } from '@mcpkit/jsonrpc-core';
+import type { ClientCapabilities, LoggingLevel, LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 import { resultForDownstream, upstreamCapabilities, upstreamLogLevel } from './era-translation';
 
@@ -29,6 +29,24 @@ export class UpstreamRequests {
   readonly #extensions: Record<string, readonly string[]> | undefined;
   /** Downstream requests being forwarded now, oldest first: where the upstream's legacy asks and log messages go. */
   readonly #inFlight = new Set<ServerRequestContext>();
+  /** The upstream requests sent for them and not yet answered (their ids, once sent, name what a message is for). */
+  readonly #sent = new Set<ClientRequestContext>();
+
+  /**
+   * Keeps the upstream client's requests in flight, so that a message the transport ties to one of them
+   * (`relatedRequestId`: a legacy Streamable HTTP upstream's questions and log messages on a call's response stream)
+   * reaches the caller that request was sent for. Installed with `client.use` on a client the mount owns.
+   */
+  readonly middleware: ClientMiddleware = async (ctx, next) => {
+    // Only a legacy upstream's messages need it; a 2026-07-28 upstream asks within its calls' own input rounds.
+    if (ctx.direction !== 'outbound' || ctx.era !== 'legacy') return next();
+    this.#sent.add(ctx);
+    try {
+      return await next();
+    } finally {
+      this.#sent.delete(ctx);
+    }
+  };
 
   constructor(namespace: string, extensions: Record<string, readonly string[]> | undefined) {
     this.#namespace = namespace;
@@ -72,7 +90,38 @@ export class UpstreamRequests {
       return resultForDownstream(result, ctx.era);
     } catch (error) {
       onFailure(error);
-      throw this.#failure(error, method);
+      throw this.failure(error, method);
+    } finally {
+      this.#inFlight.delete(ctx);
+    }
+  }
+
+  /**
+   * What a call crossing as a task carries for its caller (as `forward` builds inline): the log level, and what only a
+   * 2026-07-28 upstream reads: the caller's capabilities (the tasks extension among them) and its input rounds asked
+   * of the caller.
+   */
+  taskCallOptions(
+    client: Client,
+    ctx: ServerRequestContext,
+  ): { logLevel?: LoggingLevel; clientCapabilities?: ClientCapabilities; inputHandlers?: InputHandlers } {
+    const logLevel = upstreamLogLevel(ctx);
+    if (client.era !== 'modern') return { logLevel };
+    return {
+      logLevel,
+      clientCapabilities: upstreamCapabilities(ctx, this.#extensions, true),
+      inputHandlers: this.#askerFor(ctx),
+    };
+  }
+
+  /**
+   * Runs `run` with `ctx` counted in flight on this mount (a call crossing as a task, whose upstream questions and log
+   * messages come outside any request of `forward`).
+   */
+  async track<T>(ctx: ServerRequestContext, run: () => Promise<T>): Promise<T> {
+    this.#inFlight.add(ctx);
+    try {
+      return await run();
     } finally {
       this.#inFlight.delete(ctx);
     }
@@ -82,8 +131,8 @@ export class UpstreamRequests {
    * The downstream request a legacy upstream's question (`elicitation/create`, `sampling/createMessage`,
    * `roots/list`) goes to; throws when no single asking request of this mount is in flight.
    */
-  asker(method: string): ServerRequestContext {
-    const asker = this.#soleCaller();
+  asker(method: string, relatedRequestId?: RequestId): ServerRequestContext {
+    const asker = this.#callerOf(relatedRequestId) ?? this.#soleCaller();
     if (asker === undefined || !ASKING_METHODS.has(asker.method)) {
       const inFlight = this.#inFlight.size;
       throw new JsonRpcError(
@@ -98,8 +147,8 @@ export class UpstreamRequests {
   }
 
   /** Passes an upstream log message to the one request in flight, if there is exactly one. */
-  logged(params: LoggingMessageNotificationParams): void {
-    this.#soleCaller()
+  logged(params: LoggingMessageNotificationParams, relatedRequestId?: RequestId): void {
+    (this.#callerOf(relatedRequestId) ?? this.#soleCaller())
       ?.log(params.level, params.data, params.logger)
       .catch(() => {});
   }
@@ -113,6 +162,22 @@ export class UpstreamRequests {
   }
 
   /**
+   * The caller of the upstream request `relatedRequestId` names: the downstream request in flight whose signal that
+   * request was sent with (every forwarded request, and a task's `tasks/result`, is sent with its caller's signal).
+   */
+  #callerOf(relatedRequestId: RequestId | undefined): ServerRequestContext | undefined {
+    if (relatedRequestId === undefined) return undefined;
+    for (const sent of this.#sent) {
+      if (sent.requestId !== relatedRequestId) continue;
+      const signal = sent.signal;
+      if (signal === undefined) return undefined;
+      for (const ctx of this.#inFlight) if (ctx.signal === signal) return ctx;
+      return undefined;
+    }
+    return undefined;
+  }
+
+  /**
    * The one forwarded request an upstream message outside any call belongs to. A legacy upstream's server→client
    * request, and any upstream's log message, names no request of ours: with exactly one request in flight on this
    * mount it is that one's; with several, guessing could show one caller another's question or log, so there is none.
@@ -123,8 +188,13 @@ export class UpstreamRequests {
     return undefined;
   }
 
-  #failure(error: unknown, method: string): unknown {
+  /** A local failure as -32603 naming the mount; an upstream JSON-RPC error as it is. */
+  failure(error: unknown, method: string): unknown {
     if (JsonRpcError.is(error)) return error;
+    // The client explains some upstream errors in its own terms (a -32021 naming an input capability): the caller
+    // gets the upstream's error, which is about the capabilities it declared.
+    const cause = (error as { cause?: unknown } | null)?.cause;
+    if (JsonRpcError.is(cause)) return cause;
     const reason = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown } | undefined)?.code;
     return new JsonRpcError(

@@ -201,7 +201,10 @@ describe('mount options', () => {
       });
       await connectClient();
       if (version === MODERN) {
-        expect(client.serverCapabilities?.extensions).toEqual({ 'com.example/echo': { maxLength: 10 } });
+        expect(client.serverCapabilities?.extensions).toEqual({
+          'com.example/echo': { maxLength: 10 },
+          'io.modelcontextprotocol/tasks': {},
+        });
       }
       const answer = await client.request('com.example/echo', { text: 'hi' });
       expect(answer).toMatchObject({ echoed: { text: 'hi' } });

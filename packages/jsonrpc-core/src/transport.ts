@@ -43,6 +43,13 @@ export interface MessageInfo {
    * requests; a receiver that has no such checks may never call it.
    */
   onAccepted?: () => void;
+  /**
+   * The request of this side's that an inbound message belongs to, when the transport knows it: a Streamable HTTP
+   * client sets it on what arrives on the response stream of that request's POST (a legacy server's requests and
+   * notifications while it handles the call). Undefined when the transport cannot tell (stdio, WebSocket, a standalone
+   * stream).
+   */
+  relatedRequestId?: RequestId;
 }
 
 /** Options the peer passes with each outbound message. */

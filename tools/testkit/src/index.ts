@@ -45,3 +45,9 @@ export {
   type RunOutcome,
   readExpectedFailures,
 } from './conformance-expectations';
+export {
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceRun,
+  runConformance,
+} from './conformance-plan';

@@ -1,3 +1,4 @@
+import type { InputHandlers } from '@mcpkit/client';
 import { JsonRpcError, type JsonRpcErrorObject } from '@mcpkit/jsonrpc-core';
 import type { CallToolResult, InputRequests, InputResponses } from '@mcpkit/protocol';
 import type { TaskClientEraRules } from './eras/task-client-eras';
@@ -13,7 +14,11 @@ export interface TaskHandleHost {
     params: Record<string, unknown>,
     options?: { signal?: AbortSignal; timeoutMs?: number },
   ): Promise<Record<string, unknown>>;
-  answerInputRequests(inputRequests: InputRequests, signal: AbortSignal | undefined): Promise<InputResponses>;
+  answerInputRequests(
+    inputRequests: InputRequests,
+    signal: AbortSignal | undefined,
+    handlers?: InputHandlers,
+  ): Promise<InputResponses>;
   /** 2026-07-28: opens a listen stream for `notifications/tasks` of this task, if the server offers it. */
   listen(taskId: string): Promise<{ close(): Promise<void> } | undefined>;
   /** The polling interval when the server suggests none. */
@@ -28,6 +33,11 @@ export interface TaskHandleHost {
 export interface WaitOptions {
   /** Stops waiting (the task itself goes on: call `cancel()` to stop it). */
   signal?: AbortSignal;
+  /**
+   * 2026-07-28: answers the task's input requests instead of the client's `handlers` (a gateway asks the caller whose
+   * task mirrors this one).
+   */
+  inputHandlers?: InputHandlers;
 }
 
 /**
@@ -110,7 +120,7 @@ export class TaskHandle {
         if (isTerminalStatus(info.status)) return await this.result({ signal });
         if (info.status === 'input_required') {
           if (this.#host.rules.resultBlocks) return await this.#legacyResult(signal);
-          if (await this.#answer(info, signal)) continue;
+          if (await this.#answer(info, signal, options.inputHandlers)) continue;
         }
         await this.#sleep(this.#interval(info), signal);
       }
@@ -195,13 +205,13 @@ export class TaskHandle {
   }
 
   /** 2026-07-28: answers the input requests not answered yet, with `tasks/update`. True when it sent answers. */
-  async #answer(info: TaskInfo, signal: AbortSignal | undefined): Promise<boolean> {
+  async #answer(info: TaskInfo, signal: AbortSignal | undefined, handlers?: InputHandlers): Promise<boolean> {
     const fresh: InputRequests = {};
     for (const [key, request] of Object.entries(info.inputRequests ?? {})) {
       if (!this.#answered.has(key)) fresh[key] = request;
     }
     if (Object.keys(fresh).length === 0) return false;
-    const inputResponses = await this.#host.answerInputRequests(fresh, signal);
+    const inputResponses = await this.#host.answerInputRequests(fresh, signal, handlers);
     for (const key of Object.keys(fresh)) this.#answered.add(key);
     await this.#host.request('tasks/update', { taskId: this.taskId, inputResponses }, { signal });
     return true;

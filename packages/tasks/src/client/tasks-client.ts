@@ -31,7 +31,8 @@ export interface TasksClientOptions {
 }
 
 /** Options of `callToolAsTask`. */
-export interface TaskCallOptions extends Pick<CallOptions, 'signal' | 'timeoutMs' | 'meta'> {
+export interface TaskCallOptions
+  extends Pick<CallOptions, 'signal' | 'timeoutMs' | 'meta' | 'clientCapabilities' | 'inputHandlers' | 'logLevel'> {
   /** 2025-11-25: the retention to ask for (`params.task.ttl`), in ms; the server may cut it. */
   ttlMs?: number;
   /**
@@ -89,7 +90,7 @@ export class TasksClient {
   readonly #handles = new Map<string, TaskHandle>();
   readonly #progress = new Map<string, NonNullable<TaskCallOptions['onProgress']>>();
   readonly #host: TaskHandleHost;
-  /** The params objects of this object's own `tools/call`s: those return the task; others are driven to the end. */
+  /** The params and call options of this object's own `tools/call`s: those return the task; others are driven to the end. */
   readonly #own = new WeakSet<object>();
   /** 2025-11-25: tool name → `execution.taskSupport`, from `tools/list` (the spec forbids augmenting other tools). */
   #support: Map<string, string> | undefined;
@@ -108,8 +109,8 @@ export class TasksClient {
         return taskClientEra(client.era);
       },
       request: (method, params, callOptions) => client.request(method, params, callOptions),
-      answerInputRequests: (inputRequests: InputRequests, signal): Promise<InputResponses> =>
-        client.answerInputRequests(inputRequests, { forMethod: 'tools/call', signal }),
+      answerInputRequests: (inputRequests: InputRequests, signal, handlers): Promise<InputResponses> =>
+        client.answerInputRequests(inputRequests, { forMethod: 'tools/call', signal, handlers }),
       listen: async (taskId) => {
         if (!hasCapability(client.serverCapabilities, ['extensions', TASKS_EXTENSION_ID])) return undefined;
         return client.subscribe({ taskIds: [taskId] }, () => undefined);
@@ -151,13 +152,21 @@ export class TasksClient {
       request._meta = { ...meta, progressToken: token };
       this.#progress.set(token, options.onProgress);
     }
+    // Every round of the call (a 2026-07-28 input round retries with new params) is this object's own: its task is
+    // returned, not driven to the end.
+    const callOptions = {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      meta: options.meta,
+      // 2026-07-28: what this one request declares and who answers its input rounds (a proxy passes its caller's).
+      clientCapabilities: options.clientCapabilities,
+      inputHandlers: options.inputHandlers,
+      logLevel: options.logLevel,
+    };
+    this.#own.add(callOptions);
     let raw: Record<string, unknown>;
     try {
-      raw = await client.request('tools/call', request, {
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        meta: options.meta,
-      });
+      raw = await client.request('tools/call', request, callOptions);
     } catch (error) {
       if (token !== undefined) this.#progress.delete(token);
       throw error;
@@ -227,7 +236,12 @@ export class TasksClient {
   readonly #transparent: ClientMiddleware = async (ctx, next) => {
     if (ctx.direction !== 'outbound' || ctx.method !== 'tools/call') return next();
     const result = await next();
-    if (!isObject(result) || result.resultType !== 'task' || (ctx.params !== undefined && this.#own.has(ctx.params))) {
+    if (
+      !isObject(result) ||
+      result.resultType !== 'task' ||
+      (ctx.params !== undefined && this.#own.has(ctx.params)) ||
+      this.#own.has(ctx.options)
+    ) {
       return result;
     }
     const info = readTaskInfo(result);

@@ -4,6 +4,7 @@ import {
   isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
+  type MessageInfo,
   type RequestId,
   serializeMessage,
   type Transport,
@@ -95,7 +96,7 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
  * ```
  */
 export class StreamableHttpClientTransport implements Transport {
-  onmessage?: (message: JsonRpcMessage) => void;
+  onmessage?: (message: JsonRpcMessage, info?: MessageInfo) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
 
@@ -440,6 +441,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** Reads an SSE stream; when it ends too early, its era resumes it (legacy, with `Last-Event-ID`) or fails it. */
   async #consume(response: HttpAnswer, chain: StreamChain): Promise<void> {
     let failure: unknown;
+    const related: MessageInfo | undefined =
+      chain.entry === undefined ? undefined : { relatedRequestId: chain.entry.request.id };
     this.#streams.add(chain.cancel);
     try {
       await readSseStream(response, {
@@ -447,7 +450,8 @@ export class StreamableHttpClientTransport implements Transport {
           if (event.id !== undefined) chain.lastEventId = event.id;
           chain.attempts = 0;
           if (event.data.trim() !== '' && (event.event === undefined || event.event === 'message')) {
-            this.#parseEvent(event.data, (message) => this.#deliver(message));
+            // What comes on a POST's stream belongs to that request: the peer learns which (`relatedRequestId`).
+            this.#parseEvent(event.data, (message) => this.#deliver(message, related));
           } else if (event.event === EVENTS_LOST_EVENT) {
             this.onerror?.(
               new StreamableHttpError(
@@ -503,7 +507,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
-  #deliver(message: JsonRpcMessage): void {
+  #deliver(message: JsonRpcMessage, info?: MessageInfo): void {
     if (this.#closed) return;
     if (isJsonRpcResponse(message) && message.id !== null) {
       const entry = this.#inflight.get(message.id);
@@ -512,7 +516,7 @@ export class StreamableHttpClientTransport implements Transport {
         this.#finish(entry);
       }
     }
-    this.onmessage?.(message);
+    this.onmessage?.(message, info);
   }
 
   // ---- bookkeeping ----
