@@ -8,7 +8,7 @@
 //      engines, and `files` with dist, README.md and LICENSE.
 // The tarball comes from `pnpm pack`, so `workspace:` ranges are rewritten exactly as a release would.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -121,15 +121,27 @@ for (const folder of folders) {
   }
 }
 
+/** The tarball `npm test`'s pack stage wrote for this package (MCPKIT_PACKS), if there is one. */
+function packedByTestAll(dir) {
+  const packs = process.env.MCPKIT_PACKS;
+  if (!packs) return undefined;
+  const { name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const file = join(packs, `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`);
+  return existsSync(file) ? file : undefined;
+}
+
 async function checkPackage(folder) {
   const dir = join(root, 'packages', folder);
   const out = mkdtempSync(join(tmpdir(), `mcpkit-pack-${folder}-`));
   try {
-    await run(bin('pnpm'), ['pack', '--pack-destination', out], { cwd: dir });
-    const tarball = join(
-      out,
-      readdirSync(out).find((file) => file.endsWith('.tgz')),
-    );
+    let tarball = packedByTestAll(dir);
+    if (tarball === undefined) {
+      await run(bin('pnpm'), ['pack', '--pack-destination', out], { cwd: dir });
+      tarball = join(
+        out,
+        readdirSync(out).find((file) => file.endsWith('.tgz')),
+      );
+    }
     const lint = await run(bin('publint'), [tarball, '--strict'], { cwd: dir }).catch((error) => error);
     if (lint.code) problems.push(`packages/${folder}: publint\n${lint.stdout}${lint.stderr}`);
     const types = await run(bin('attw'), [tarball, '--format', 'table-flipped', '--no-emoji'], { cwd: dir }).catch(
