@@ -4,8 +4,8 @@
 // those that subscribed).
 import { isJsonObject } from '@mcpkit/jsonrpc-core';
 import type { InitializeResult } from '@mcpkit/protocol';
-import { type DispatchContext, ServerRequestContext } from '../context';
-import { type NegotiatedSession, openSessionEra, type ServerSession } from '../session';
+import { type DispatchContext, ServerRequestContext } from '../session/context';
+import { type NegotiatedSession, openSessionEra, type ServerSession } from '../session/session';
 import type { EraHost, EraStrategy } from './era-host';
 import { JsonInterner } from './interned';
 

@@ -3,8 +3,8 @@
 // `requestState` carrying them between rounds); results are completed (`resultType`, `serverInfo`, cache hints); and
 // changes reach the `subscriptions/listen` streams that asked for them.
 import { INPUT_REQUIRED_METHODS } from '@mcpkit/protocol';
-import { type DispatchContext, ServerRequestContext } from '../context';
-import { openSessionEra, type ServerSession } from '../session';
+import { type DispatchContext, ServerRequestContext } from '../session/context';
+import { openSessionEra, type ServerSession } from '../session/session';
 import type { EraHost, EraStrategy } from './era-host';
 
 /** The 2026-07-28 era's strategy. */

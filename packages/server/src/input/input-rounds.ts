@@ -9,8 +9,8 @@ import {
   missingRequiredClientCapabilityError,
   requiredCapability,
 } from '@mcpkit/protocol';
-import type { DispatchContext, InputAsk, InputRoute, RequestChannel, ServerRequestContext } from './context';
-import type { ServerRequestHandler } from './handlers';
+import type { ServerRequestHandler } from '../server/handlers';
+import type { DispatchContext, InputAsk, InputRoute, RequestChannel, ServerRequestContext } from '../session/context';
 import { checkAnswer } from './input-answers';
 import { type NonceStore, paramsDigest, RequestStateCodec } from './request-state';
 

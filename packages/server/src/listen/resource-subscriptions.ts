@@ -2,8 +2,8 @@
 // `resources/subscribe` with -32601 (it declares no `resources.subscribe`) and carries none of this code.
 import { toError } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
-import type { Server } from './server';
-import type { ServerSession } from './session';
+import type { Server } from '../server/server';
+import type { ServerSession } from '../session/session';
 
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 

@@ -27,7 +27,7 @@ import {
   type LoggingLevel,
   type ProgressToken,
 } from '@mcpkit/protocol';
-import type { ContextVariableMap } from './middleware/variables';
+import type { ContextVariableMap } from '../middleware/variables';
 import type { ServerSession } from './session';
 
 export type { Era };

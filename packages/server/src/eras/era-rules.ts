@@ -21,7 +21,7 @@ import {
   requiredServerCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
-import type { ServerSession } from './session';
+import type { ServerSession } from '../session/session';
 
 /** A caching hint for cacheable results (2026-07-28). */
 export interface CacheHint {
