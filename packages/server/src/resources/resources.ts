@@ -7,7 +7,7 @@ import {
   type ResourceTemplate as ResourceTemplateDefinition,
   resourceNotFoundError,
 } from '@mcpkit/protocol';
-import type { CacheHint } from '../eras/era-rules';
+import { type CacheHint, hintCache } from '../eras/era-rules';
 import { installResourceSubscriptions } from '../listen/resource-subscriptions';
 import { dropUndefined } from '../registry/drop-undefined';
 import { pageResult, paginate } from '../registry/pagination';
@@ -233,11 +233,7 @@ export class Resources {
     }
     if (result === undefined) throw resourceNotFoundError(uri, ctx.protocolVersion);
     const cache = metadata?.cache;
-    // Era branch kept: a resource's own cache hint overrides the server default, and only 2026-07-28 results carry one
-    // (a legacy result must not grow fields its schema lacks).
-    if (cache !== undefined && ctx.era === 'modern' && result.ttlMs === undefined) {
-      return { ...result, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope };
-    }
+    if (cache !== undefined) hintCache(ctx, cache);
     return result;
   }
 }
