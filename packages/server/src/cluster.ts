@@ -2,5 +2,5 @@
 // broadcasts over a `MessageBus`, and restoring a session's resource subscriptions on another instance. Transports
 // (@mcpkit/transport-http, @mcpkit/transport-websocket) use it; an application does not, so it is off the root entry.
 
-export { restoreResourceSubscriptions } from './resource-subscriptions';
-export { type ServerBroadcast, shareBroadcasts } from './shared-broadcasts';
+export { type ServerBroadcast, shareBroadcasts } from './cluster/shared-broadcasts';
+export { restoreResourceSubscriptions } from './listen/resource-subscriptions';

@@ -2,7 +2,7 @@
 // registration, a malformed tool result at call time (both eras).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServer, SchemaError, ToolResultError } from '../src/index';
-import { findJsonSchemaProblem } from '../src/json-schema-check';
+import { findJsonSchemaProblem } from '../src/json-schema/json-schema-check';
 import { closeHarnesses, connect, initialize, type Loose, modern } from './harness';
 
 afterEach(closeHarnesses);

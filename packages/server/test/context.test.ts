@@ -53,6 +53,10 @@ describe('logging', () => {
     expect(logLevels(harness)).toEqual([]);
     await harness.client.request('tools/call', modern({ name: 'chatty' }, {}, { logLevel: 'info' }));
     expect(logLevels(harness)).toEqual(['info', 'warning', 'error']);
+    // A log not tied to a request does not exist in 2026-07-28, even on a connection fixed to it.
+    expect(harness.session.era).toBe('modern');
+    await harness.session.log('error', 'no request');
+    expect(logLevels(harness)).toEqual(['info', 'warning', 'error']);
   });
 
   it('sends nothing when the server does not declare logging', async () => {

@@ -2,7 +2,7 @@
 // arguments are inferred from `inputSchema`. A form's answer is now typed from its `requestedSchema`.
 import type { ElicitResult } from '@mcpkit/protocol';
 import { expectTypeOf, it } from 'vitest';
-import type { ServerRequestContext } from '../src/context';
+import type { ServerRequestContext } from '../src/session/context';
 
 declare const ctx: ServerRequestContext;
 

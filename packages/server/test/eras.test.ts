@@ -152,6 +152,12 @@ describe('modern era: the envelope', () => {
       ttlMs: 5,
       cacheScope: 'private',
     });
+    // A legacy result carries no hint, the resource's own included.
+    const legacy = await connect(server);
+    await initialize(legacy.client, '2025-11-25');
+    expect(await legacy.client.request('resources/read', { uri: 'mem://a' })).toEqual({
+      contents: [{ uri: 'mem://a', text: 'a' }],
+    });
   });
 
   it('missing envelope keys → -32602 naming them', async () => {
@@ -211,6 +217,7 @@ describe('modern era: the envelope', () => {
       }),
     );
     expect(error.code).toBe(-32601);
+    expect((error.data as { reason: string }).reason).toMatch(/which has no initialize; the era is fixed by the first/);
     dropClientViolations(harness);
   });
 

@@ -1,6 +1,6 @@
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
-import { fastCheck } from '../src/json-schema-fast';
+import { fastCheck } from '../src/json-schema/json-schema-fast';
 
 const SCHEMAS: Record<string, unknown>[] = [
   { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },

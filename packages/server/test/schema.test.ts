@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { compileSchema, type InferJsonSchema, McpServer, SchemaError } from '../src/index';
-import { canonicalJson, InMemoryNonceStore } from '../src/request-state';
-import type { SchemaCheck } from '../src/schema';
+import { canonicalJson, InMemoryNonceStore } from '../src/input/request-state';
+import type { SchemaCheck } from '../src/schema/schema';
 
 describe('compileSchema', () => {
   it('validates JSON Schema and reports paths', () => {

@@ -1,12 +1,12 @@
 // What an era strategy needs of the server it serves (`Server` builds one for each of its two eras): the era rules,
 // the method table, the middleware, what the server says about itself, and who is listening.
 import type { Era, Implementation, ServerCapabilities } from '@mcpkit/protocol';
-import type { DispatchContext, ServerRequestContext } from '../context';
-import type { EraRules } from '../era-rules';
-import type { ServerRequestHandler } from '../handlers';
-import type { InputRounds } from '../input-rounds';
-import type { ListenStream } from '../listen-stream';
-import type { ServerSession } from '../session';
+import type { InputRounds } from '../input/input-rounds';
+import type { ListenStream } from '../listen/listen-stream';
+import type { ServerRequestHandler } from '../server/handlers';
+import type { DispatchContext, ServerRequestContext } from '../session/context';
+import type { ServerSession } from '../session/session';
+import type { EraRules } from './era-rules';
 
 /** The server as its era strategies see it. */
 export interface EraHost {

@@ -3,21 +3,42 @@
 // is a real server→client request; and changes reach the sessions (list_changed when declared, resource updates to
 // those that subscribed).
 import { isJsonObject } from '@mcpkit/jsonrpc-core';
-import type { InitializeResult } from '@mcpkit/protocol';
-import { type DispatchContext, ServerRequestContext } from '../context';
-import { type NegotiatedSession, openSessionEra, type ServerSession } from '../session';
+import { type InitializeResult, isLevelEnabled, type LoggingLevel } from '@mcpkit/protocol';
+import type { InputRoute } from '../session/context';
+import { type DispatchContext, type RequestEra, ServerRequestContext } from '../session/context';
+import { type NegotiatedSession, openSessionEra, type ServerSession, type SessionEra } from '../session/session';
 import type { EraHost, EraStrategy } from './era-host';
 import { JsonInterner } from './interned';
 
 /** The legacy era's strategy. */
-export class LegacyEra implements EraStrategy {
+export class LegacyEra implements EraStrategy, RequestEra, SessionEra {
   readonly era = 'legacy' as const;
   readonly #host: EraHost;
   /** What sessions declared in `initialize`, shared between the sessions that declared the same. */
   readonly #interned = new JsonInterner();
+  /** Asking the client: a server→client request now. */
+  readonly inputRoute: InputRoute | undefined;
 
   constructor(host: EraHost) {
     this.#host = host;
+    this.inputRoute = host.inputRounds?.byRequest;
+  }
+
+  loggingDeclared(): boolean {
+    return this.#host.loggingDeclared();
+  }
+
+  /** A handler's log goes out at or above the session's `logging/setLevel` (read now: it may change mid-request). */
+  logs(ctx: ServerRequestContext<object>, level: LoggingLevel): boolean {
+    const threshold = ctx.session?.logLevel ?? ctx.logLevel;
+    return threshold === undefined || isLevelEnabled(level, threshold);
+  }
+
+  /** A log not tied to a request goes to the session, at or above its `logging/setLevel` (everything until set). */
+  async sessionLog(session: ServerSession, level: LoggingLevel, data: unknown, logger: string | undefined) {
+    if (!this.#host.declares(['logging'])) return;
+    if (session.logLevel !== undefined && !isLevelEnabled(level, session.logLevel)) return;
+    await session.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });
   }
 
   async handle(
@@ -37,14 +58,13 @@ export class LegacyEra implements EraStrategy {
     const handler = host.rules.gate(method, version, params, host.handler(method));
     const ctx = new ServerRequestContext(
       dctx,
-      'legacy',
+      this,
       version,
       session.clientCapabilities ?? {},
       session.clientInfo,
       session,
       session.logLevel,
       false,
-      host,
     );
     return host.run(ctx, dctx, () => handler(params as never, ctx));
   }
@@ -54,7 +74,7 @@ export class LegacyEra implements EraStrategy {
    * from a store, a stand-in for one that is gone).
    */
   open(session: ServerSession, negotiated: NegotiatedSession): void {
-    openSessionEra(session, 'legacy', negotiated.protocolVersion);
+    openSessionEra(session, this, negotiated.protocolVersion);
     session.clientCapabilities = this.#interned.intern(negotiated.clientCapabilities ?? {});
     session.clientInfo = negotiated.clientInfo === undefined ? undefined : this.#interned.intern(negotiated.clientInfo);
     session.logLevel = negotiated.logLevel;
@@ -87,21 +107,19 @@ export class LegacyEra implements EraStrategy {
     const requested = params?.protocolVersion;
     const ctx = new ServerRequestContext(
       dctx,
-      'legacy',
+      this,
       typeof requested === 'string' ? requested : (host.rules.legacyVersions[0] ?? ''),
       isJsonObject(params?.capabilities) ? (params!.capabilities as never) : {},
       isJsonObject(params?.clientInfo) ? (params!.clientInfo as never) : undefined,
       session,
       undefined,
       false,
-      host,
     );
     return host.run(ctx, dctx, answer);
   }
 
   #initialize(params: Record<string, unknown> | undefined, session: ServerSession | undefined): InitializeResult {
     const host = this.#host;
-    host.rules.refuseInitializeOnFixedModern(session);
     const version = host.rules.negotiateInitialize(params);
     if (session !== undefined) {
       this.open(session, {

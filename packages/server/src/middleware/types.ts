@@ -1,7 +1,7 @@
 import type { Middleware } from '@mcpkit/jsonrpc-core';
-import type { ServerRequestContext } from '../context';
-import type { ServerNotificationContext } from '../notification-context';
-import type { OutboundHook, OutboundMessage } from '../session';
+import type { ServerRequestContext } from '../session/context';
+import type { ServerNotificationContext } from '../session/notification-context';
+import type { OutboundHook, OutboundMessage } from '../session/session';
 import type { ContextVariableMap } from './variables';
 
 /** What a server middleware sees: an inbound request or an inbound notification (tell them apart by `ctx.kind`). */

@@ -1,13 +1,13 @@
 import type { JsonRpcRequest, Transport } from '@mcpkit/jsonrpc-core';
 import type { Implementation, Tool } from '@mcpkit/protocol';
-import type { ServerExtension } from './extensions';
+import type { NamePattern } from '../middleware/filters';
+import type { OutboundHook, ServerMiddleware } from '../middleware/types';
+import type { JsonSchemaCompiler, SchemaInput } from '../schema/schema';
+import type { ServerExtension } from '../server/extensions';
+import { Server, type ServerOptions } from '../server/server';
+import type { ConnectOptions, ServerSession } from '../session/session';
+import { type RegisteredTool, type ToolConfig, type ToolHandler, Tools } from '../tools/tools';
 import { ListChangedDebouncer } from './list-changed';
-import type { NamePattern } from './middleware/filters';
-import type { OutboundHook, ServerMiddleware } from './middleware/types';
-import type { JsonSchemaCompiler, SchemaInput } from './schema';
-import { Server, type ServerOptions } from './server';
-import type { ConnectOptions, ServerSession } from './session';
-import { type RegisteredTool, type ToolConfig, type ToolHandler, Tools } from './tools';
 
 /** Options for `McpToolServer` (and `McpServer`). */
 export interface McpToolServerOptions extends ServerOptions {

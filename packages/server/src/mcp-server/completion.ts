@@ -1,7 +1,7 @@
 import { type CompleteResult, invalidParamsError } from '@mcpkit/protocol';
-import type { ServerRequestContext } from './context';
-import type { Completer, ResourceTemplate } from './resource-template';
-import type { Server } from './server';
+import type { Completer, ResourceTemplate } from '../resources/resource-template';
+import type { Server } from '../server/server';
+import type { ServerRequestContext } from '../session/context';
 
 /** Where completers come from: the features that own prompts and resource templates. */
 export interface CompletionSources {

@@ -1,6 +1,6 @@
 import { type AuthInfo, ContextVariables, type JsonRpcNotification, type MessageInfo } from '@mcpkit/jsonrpc-core';
 import type { Era } from '@mcpkit/protocol';
-import type { ContextVariableMap } from './middleware/variables';
+import type { ContextVariableMap } from '../middleware/variables';
 import type { ServerSession } from './session';
 
 /**

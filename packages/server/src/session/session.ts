@@ -9,8 +9,7 @@ import {
   type RequestOptions,
   type Router,
 } from '@mcpkit/jsonrpc-core';
-import type { CapabilityPath, Era } from '@mcpkit/protocol';
-import { type ClientCapabilities, type Implementation, isLevelEnabled, type LoggingLevel } from '@mcpkit/protocol';
+import type { CapabilityPath, ClientCapabilities, Era, Implementation, LoggingLevel } from '@mcpkit/protocol';
 
 /** A message the server is about to send: a notification, or a server→client request (legacy era). */
 export interface OutboundMessage {
@@ -105,12 +104,22 @@ export interface NegotiatedSession {
   initialized?: boolean;
 }
 
+/**
+ * What a session keeps of the era object that opened it (`eras/`): the era's name, and what the session does
+ * differently in it when no request is running (a request's own behaviour is its context's).
+ */
+export interface SessionEra {
+  readonly era: Era;
+  /** `ServerSession.log`: a log message not tied to a request, in this era (legacy: honours `logging/setLevel`). */
+  sessionLog(session: ServerSession, level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void>;
+}
+
 // The one writer of a session's era and version. It is not exported from the package: only the era objects
 // (`eras/`) open a session in an era, so what a session speaks is decided in one place.
-let writeEra: (session: ServerSession, era: Era, protocolVersion: string) => void;
+let writeEra: (session: ServerSession, era: SessionEra, protocolVersion: string) => void;
 
-/** Opens `session` in `era` at `protocolVersion`. For the era objects only (`eras/`). */
-export function openSessionEra(session: ServerSession, era: Era, protocolVersion: string): void {
+/** Opens `session` in `era` at `protocolVersion`. For the era objects only (`eras/`), which pass themselves. */
+export function openSessionEra(session: ServerSession, era: SessionEra, protocolVersion: string): void {
   writeEra(session, era, protocolVersion);
 }
 
@@ -127,7 +136,7 @@ export class ServerSession extends JsonRpcPeer {
   readonly server: SessionHost;
   /** Whether the era is fixed by the first request (see `ConnectOptions.fixEra`). */
   readonly fixEra: boolean;
-  #era: Era | undefined = undefined;
+  #era: SessionEra | undefined = undefined;
   #protocolVersion: string | undefined = undefined;
   /** Legacy: the capabilities the client declared in `initialize`. */
   clientCapabilities: ClientCapabilities | undefined = undefined;
@@ -147,7 +156,7 @@ export class ServerSession extends JsonRpcPeer {
 
   /** The era of this connection, once known. Set by the era that opened it (`initialize`, a fixed modern request). */
   get era(): Era | undefined {
-    return this.#era;
+    return this.#era?.era;
   }
 
   /** Legacy: the version `initialize` negotiated. Modern (fixed era): the version of the first request. */
@@ -191,11 +200,8 @@ export class ServerSession extends JsonRpcPeer {
    * Sends a log message not tied to a request (legacy era; honours `logging/setLevel`). Does nothing in the modern era,
    * where log messages belong to the request that asked for them.
    */
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    // Era branch kept: a log not tied to a request exists only in the legacy era; this is the session's public method,
-    // reached without a request (and so without an era object).
-    if (this.era !== 'legacy' || this.protocolVersion === undefined || !this.server.declares(['logging'])) return;
-    if (this.logLevel !== undefined && !isLevelEnabled(level, this.logLevel)) return;
-    await this.notify('notifications/message', logger === undefined ? { level, data } : { level, data, logger });
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const era = this.#era;
+    return era === undefined ? Promise.resolve() : era.sessionLog(this, level, data, logger);
   }
 }

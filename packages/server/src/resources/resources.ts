@@ -7,16 +7,16 @@ import {
   type ResourceTemplate as ResourceTemplateDefinition,
   resourceNotFoundError,
 } from '@mcpkit/protocol';
-import type { ServerRequestContext } from './context';
-import { dropUndefined } from './drop-undefined';
-import type { CacheHint } from './era-rules';
-import { pageResult, paginate } from './pagination';
-import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
-import { RegistrationError, Registry, type RegistryEntry } from './registry';
-import { installResourceSubscriptions } from './resource-subscriptions';
+import { type CacheHint, hintCache } from '../eras/era-rules';
+import { installResourceSubscriptions } from '../listen/resource-subscriptions';
+import { dropUndefined } from '../registry/drop-undefined';
+import { pageResult, paginate } from '../registry/pagination';
+import { createRegisteredHandle, type RegisteredHandle } from '../registry/registered-handle';
+import { RegistrationError, Registry, type RegistryEntry } from '../registry/registry';
+import type { Server } from '../server/server';
+import type { ServerRequestContext } from '../session/context';
+import type { TemplateVariables } from '../uri-template/uri-template-types';
 import type { ResourceTemplate } from './resource-template';
-import type { Server } from './server';
-import type { TemplateVariables } from './uri-template-types';
 
 /** How a resource (or resource template) is described. */
 export interface ResourceMetadata {
@@ -233,11 +233,7 @@ export class Resources {
     }
     if (result === undefined) throw resourceNotFoundError(uri, ctx.protocolVersion);
     const cache = metadata?.cache;
-    // Era branch kept: a resource's own cache hint overrides the server default, and only 2026-07-28 results carry one
-    // (a legacy result must not grow fields its schema lacks).
-    if (cache !== undefined && ctx.era === 'modern' && result.ttlMs === undefined) {
-      return { ...result, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope };
-    }
+    if (cache !== undefined) hintCache(ctx, cache);
     return result;
   }
 }

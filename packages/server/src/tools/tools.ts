@@ -8,11 +8,10 @@ import {
   type ToolExecution,
   validateToolName,
 } from '@mcpkit/protocol';
-import type { ServerRequestContext } from './context';
-import { dropUndefined } from './drop-undefined';
-import { pageResult } from './pagination';
-import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
-import { RegistrationError, Registry, type RegistryEntry } from './registry';
+import { dropUndefined } from '../registry/drop-undefined';
+import { pageResult } from '../registry/pagination';
+import { createRegisteredHandle, type RegisteredHandle } from '../registry/registered-handle';
+import { RegistrationError, Registry, type RegistryEntry } from '../registry/registry';
 import {
   type ArgsOf,
   type CompiledSchema,
@@ -21,8 +20,9 @@ import {
   type JsonSchemaCompiler,
   SchemaError,
   type SchemaInput,
-} from './schema';
-import type { Server } from './server';
+} from '../schema/schema';
+import type { Server } from '../server/server';
+import type { ServerRequestContext } from '../session/context';
 import { findToolResultProblem, ToolResultError } from './tool-result-check';
 
 /** How a tool is described. */

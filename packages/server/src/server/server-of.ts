@@ -1,5 +1,5 @@
+import type { McpToolServer } from '../mcp-server/tool-server';
 import type { Server } from './server';
-import type { McpToolServer } from './tool-server';
 
 /**
  * The low-level `Server` of an `McpServer` / `McpToolServer`, or the `Server` itself. For transports that accept either:

@@ -9,8 +9,8 @@ import {
   missingRequiredClientCapabilityError,
   requiredCapability,
 } from '@mcpkit/protocol';
-import type { DispatchContext, InputAsk, InputRoute, RequestChannel, ServerRequestContext } from './context';
-import type { ServerRequestHandler } from './handlers';
+import type { ServerRequestHandler } from '../server/handlers';
+import type { DispatchContext, InputAsk, InputRoute, RequestChannel, ServerRequestContext } from '../session/context';
 import { checkAnswer } from './input-answers';
 import { type NonceStore, paramsDigest, RequestStateCodec } from './request-state';
 
@@ -77,6 +77,143 @@ function claimKey(ctx: object, method: InputRequest['method'], name: string | un
   return key;
 }
 
+/** Asks several questions, each under its name; resolves with the answers under the same names. */
+function askEach(
+  route: InputRoute,
+  ctx: ServerRequestContext<object>,
+  requests: Record<string, InputRequest>,
+  names: readonly string[],
+): Promise<Record<string, unknown>> {
+  const asked = names.map((name) => {
+    const request = requests[name]!;
+    return route.askOne(ctx, request.method, request.params, name);
+  });
+  return Promise.all(asked).then((answers) => {
+    const byName: Record<string, unknown> = {};
+    for (const [index, name] of names.entries()) byName[name] = answers[index];
+    return byName;
+  });
+}
+
+/** One ask under the handler's name for it (or a generated key), sent by `send`. */
+function claimAndSend(
+  ctx: ServerRequestContext<object>,
+  method: InputRequest['method'],
+  params: object | undefined,
+  name: string | undefined,
+  send: (ctx: ServerRequestContext<object>, input: InputAsk) => Promise<unknown>,
+): Promise<unknown> {
+  let key: string;
+  try {
+    key = claimKey(ctx, method, name);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return send(ctx, { method, params, key });
+}
+
+/**
+ * How a handler asks in the legacy era: a server→client request tied to the current one, sent now, after a check of
+ * the capabilities the client declared in `initialize` (a `CapabilityError` naming what is missing; nothing is sent).
+ */
+class RequestAsks implements InputRoute {
+  askOne(
+    ctx: ServerRequestContext<object>,
+    method: InputRequest['method'],
+    params: object | undefined,
+    name: string | undefined,
+  ): Promise<unknown> {
+    return claimAndSend(ctx, method, params, name, requestAsk);
+  }
+
+  /** Asks made together are all or nothing: every one is checked before any is sent. */
+  askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    const names = Object.keys(requests);
+    try {
+      for (const name of names) {
+        const { method, params } = requests[name]!;
+        assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, {
+          receiver: 'client',
+        });
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return askEach(this, ctx, requests, names);
+  }
+}
+
+function requestAsk(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
+  const { method, params } = input;
+  try {
+    assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, { receiver: 'client' });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const channel = ctx.channel;
+  if (channel?.ask !== undefined) return askChannel(channel.ask, input);
+  if (channel?.request !== undefined) {
+    return channel
+      .request(method, params as JsonRpcParams | undefined)
+      .then((answer) => checkAnswer(method, method, answer));
+  }
+  const dispatch = ctx.dispatchContext;
+  const request = dispatch.request;
+  if (request === undefined) {
+    return Promise.reject(
+      new Error(`Cannot send '${method}' to the client: this request has no connection to send requests on`),
+    );
+  }
+  return request
+    .call(dispatch, method, params as JsonRpcParams | undefined)
+    .then((answer) => checkAnswer(method, method, answer));
+}
+
+/**
+ * How a handler asks in 2026-07-28: within the input round `InputRounds.run` opened for this run of the handler (only
+ * methods that may answer `input_required`, and only what the request's envelope says the client supports).
+ */
+class RoundAsks implements InputRoute {
+  askOne(
+    ctx: ServerRequestContext<object>,
+    method: InputRequest['method'],
+    params: object | undefined,
+    name: string | undefined,
+  ): Promise<unknown> {
+    return claimAndSend(ctx, method, params, name, roundAsk);
+  }
+
+  /** Asks made together go out together, as one `input_required` result. */
+  askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
+    return askEach(this, ctx, requests, Object.keys(requests));
+  }
+}
+
+function roundAsk(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
+  const { method, params } = input;
+  if (!ctx.mayAsk) {
+    return Promise.reject(
+      new Error(
+        `'${ctx.method}' cannot ask the client for input: in ${ctx.protocolVersion} only tools/call, prompts/get and resources/read may answer input_required`,
+      ),
+    );
+  }
+  const required = requiredCapability(method, ctx.protocolVersion, params, { receiver: 'client' }) ?? [];
+  const missing = required.filter((requirement) => !hasCapability(ctx.clientCapabilities, requirement.path));
+  if (missing.length > 0) {
+    return Promise.reject(
+      missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
+    );
+  }
+  const channel = ctx.channel;
+  if (channel?.ask !== undefined) return askChannel(channel.ask, input);
+  const round = ctx.round;
+  if (round === undefined) {
+    return Promise.reject(new Error(`'${ctx.method}' asked for input outside an input round`));
+  }
+  return round(input);
+}
+
 /**
  * How handlers ask the client for input (`ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`, `ctx.ask`), in both
  * eras. Legacy revisions: a server→client request tied to the current one, refused with a `CapabilityError` when the
@@ -96,9 +233,13 @@ function claimKey(ctx: object, method: InputRequest['method'], name: string | un
  *   return { content: [{ type: 'text', text: answer.action }] };
  * });
  */
-export class InputRounds implements InputRoute {
+export class InputRounds {
   readonly #codec: RequestStateCodec;
   readonly #principalOf: (info: MessageInfo) => string | undefined;
+  /** @internal How a legacy-era handler asks (the legacy era object hands it to its request contexts). */
+  readonly byRequest: InputRoute = new RequestAsks();
+  /** @internal How a 2026-07-28 handler asks, within the round `run` opened (handed out by the modern era object). */
+  readonly inRound: InputRoute = new RoundAsks();
 
   constructor(options: InputRoundsOptions = {}) {
     this.#codec = new RequestStateCodec({
@@ -107,103 +248,6 @@ export class InputRounds implements InputRoute {
       nonceStore: options.nonceStore,
     });
     this.#principalOf = options.principalOf ?? defaultPrincipal;
-  }
-
-  /** @internal See `InputRoute.askOne`. */
-  askOne(
-    ctx: ServerRequestContext<object>,
-    method: InputRequest['method'],
-    params: object | undefined,
-    name: string | undefined,
-  ): Promise<unknown> {
-    let key: string;
-    try {
-      key = claimKey(ctx, method, name);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.ask(ctx, { method, params, key });
-  }
-
-  /** @internal See `InputRoute.askAll`: legacy asks made together are all or nothing. */
-  askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>> {
-    const names = Object.keys(requests);
-    // Era branch kept: asking is one API whose two transports differ (a legacy request now; a modern input round by
-    // replay); the request context forwards here for both eras.
-    if (ctx.era === 'legacy') {
-      try {
-        for (const name of names) {
-          const { method, params } = requests[name]!;
-          assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, {
-            receiver: 'client',
-          });
-        }
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    const asked = names.map((name) => {
-      const request = requests[name]!;
-      return this.askOne(ctx, request.method, request.params, name);
-    });
-    return Promise.all(asked).then((answers) => {
-      const byName: Record<string, unknown> = {};
-      for (const [index, name] of names.entries()) byName[name] = answers[index];
-      return byName;
-    });
-  }
-
-  /** @internal One ask under its claimed key: the era's way, or the extension's that rebound the handler. */
-  ask(ctx: ServerRequestContext<object>, input: InputAsk): Promise<unknown> {
-    const { method, params } = input;
-    const channel = ctx.channel;
-    // Era branch kept: as in askAll.
-    if (ctx.era === 'legacy') {
-      try {
-        // Throws a CapabilityError naming what is missing; nothing is sent.
-        assertCapability(method, ctx.protocolVersion, { client: ctx.clientCapabilities }, params, {
-          receiver: 'client',
-        });
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (channel?.ask !== undefined) return askChannel(channel.ask, input);
-      if (channel?.request !== undefined) {
-        return channel
-          .request(method, params as JsonRpcParams | undefined)
-          .then((answer) => checkAnswer(method, method, answer));
-      }
-      const dispatch = ctx.dispatchContext;
-      const request = dispatch.request;
-      if (request === undefined) {
-        return Promise.reject(
-          new Error(`Cannot send '${method}' to the client: this request has no connection to send requests on`),
-        );
-      }
-      return request
-        .call(dispatch, method, params as JsonRpcParams | undefined)
-        .then((answer) => checkAnswer(method, method, answer));
-    }
-    if (!ctx.mayAsk) {
-      return Promise.reject(
-        new Error(
-          `'${ctx.method}' cannot ask the client for input: in ${ctx.protocolVersion} only tools/call, prompts/get and resources/read may answer input_required`,
-        ),
-      );
-    }
-    const required = requiredCapability(method, ctx.protocolVersion, params, { receiver: 'client' }) ?? [];
-    const missing = required.filter((requirement) => !hasCapability(ctx.clientCapabilities, requirement.path));
-    if (missing.length > 0) {
-      return Promise.reject(
-        missingRequiredClientCapabilityError(capabilitiesFromPaths(missing.map((requirement) => requirement.path))),
-      );
-    }
-    if (channel?.ask !== undefined) return askChannel(channel.ask, input);
-    const round = ctx.round;
-    if (round === undefined) {
-      return Promise.reject(new Error(`'${ctx.method}' asked for input outside an input round`));
-    }
-    return round(input);
   }
 
   /**

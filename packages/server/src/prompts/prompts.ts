@@ -5,12 +5,11 @@ import {
   type Prompt,
   type PromptArgument,
 } from '@mcpkit/protocol';
-import type { ServerRequestContext } from './context';
-import { dropUndefined } from './drop-undefined';
-import { pageResult } from './pagination';
-import { createRegisteredHandle, type RegisteredHandle } from './registered-handle';
-import { RegistrationError, Registry, type RegistryEntry } from './registry';
-import type { Completer } from './resource-template';
+import { dropUndefined } from '../registry/drop-undefined';
+import { pageResult } from '../registry/pagination';
+import { createRegisteredHandle, type RegisteredHandle } from '../registry/registered-handle';
+import { RegistrationError, Registry, type RegistryEntry } from '../registry/registry';
+import type { Completer } from '../resources/resource-template';
 import {
   type ArgsOf,
   type CompiledSchema,
@@ -18,8 +17,9 @@ import {
   formatIssues,
   type JsonSchemaCompiler,
   type SchemaInput,
-} from './schema';
-import type { Server } from './server';
+} from '../schema/schema';
+import type { Server } from '../server/server';
+import type { ServerRequestContext } from '../session/context';
 
 /** How a prompt is described. */
 export interface PromptConfig<A extends SchemaInput | undefined = undefined> {

@@ -1,4 +1,4 @@
-import type { Server } from './server';
+import type { Server } from '../server/server';
 
 /** The lists whose changes clients are told about. */
 export type ListKind = 'tools' | 'prompts' | 'resources';

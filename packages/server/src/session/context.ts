@@ -9,25 +9,24 @@ import {
   type RequestId,
   type RequestOptions,
 } from '@mcpkit/jsonrpc-core';
-import type { Era } from '@mcpkit/protocol';
-import {
-  type ClientCapabilities,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitAnswer,
-  type ElicitFormSchema,
-  type ElicitRequestFormParams,
-  type ElicitRequestParams,
-  type ElicitResult,
-  type Implementation,
-  type InputRequest,
-  isLevelEnabled,
-  type ListRootsRequestParams,
-  type ListRootsResult,
-  type LoggingLevel,
-  type ProgressToken,
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitAnswer,
+  ElicitFormSchema,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitResult,
+  Era,
+  Implementation,
+  InputRequest,
+  ListRootsRequestParams,
+  ListRootsResult,
+  LoggingLevel,
+  ProgressToken,
 } from '@mcpkit/protocol';
-import type { ContextVariableMap } from './middleware/variables';
+import type { ContextVariableMap } from '../middleware/variables';
 import type { ServerSession } from './session';
 
 export type { Era };
@@ -107,9 +106,9 @@ export interface RequestChannel {
 }
 
 /**
- * @internal How a handler's asks reach the client, in both eras: the server's `InputRounds` (which implements it, and
- * is where the rules live: keys, capabilities, input rounds). A server without one has no `InputRoute`, and every ask
- * fails with ERR_INPUT_ROUNDS_OFF.
+ * @internal How a handler's asks reach the client in one era: the server's `InputRounds` has one per era (where the
+ * rules live: keys, capabilities, input rounds), and the era object hands its own to the request context. A server
+ * without `InputRounds` has no `InputRoute`, and every ask fails with ERR_INPUT_ROUNDS_OFF.
  */
 export interface InputRoute {
   /** One ask under the handler's `name` for it (or a generated key), resolved with its checked answer. */
@@ -123,12 +122,18 @@ export interface InputRoute {
   askAll(ctx: ServerRequestContext<object>, requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
 }
 
-/** @internal What a request context reads of its server when it is built. */
-export interface ContextServer {
+/**
+ * @internal The era object that builds a request context (`eras/`), as the context sees it: the era's name, what the
+ * server declares, and what a handler does differently in the era (where its asks go, which of its logs go out).
+ */
+export interface RequestEra {
+  readonly era: Era;
   /** Whether `logging` is declared. */
   loggingDeclared(): boolean;
-  /** Where asks go: the server's `InputRounds`, when it has one. */
-  readonly inputRounds: InputRoute | undefined;
+  /** Where asks go in this era: the server's `InputRounds` route for it, when the server has `InputRounds`. */
+  readonly inputRoute: InputRoute | undefined;
+  /** Whether a log message at `level` from the handler of `ctx` goes out (the threshold is the era's). */
+  logs(ctx: ServerRequestContext<object>, level: LoggingLevel): boolean;
 }
 
 /**
@@ -164,11 +169,12 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   /** The level at and above which `log` sends (legacy: `logging/setLevel`; modern: the request's `logLevel`). */
   readonly logLevel: LoggingLevel | undefined;
   readonly #dispatch: DispatchContext;
+  readonly #era: RequestEra;
   readonly #loggingDeclared: boolean;
   #controller: AbortController | undefined = undefined;
   /** @internal Whether the method may answer `input_required` (modern tools/call, prompts/get, resources/read). */
   readonly mayAsk: boolean;
-  /** Where asks go: the server's `InputRounds`, when it has one. */
+  /** Where asks go: the era's route through the server's `InputRounds`, when it has one. */
   readonly #inputs: InputRoute | undefined;
   #round: ((input: InputAsk) => Promise<unknown>) | undefined = undefined;
   #channel: RequestChannel | undefined = undefined;
@@ -176,29 +182,29 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   /** @internal Built by the server's dispatcher. */
   constructor(
     dispatch: DispatchContext,
-    era: Era,
+    era: RequestEra,
     protocolVersion: string,
     clientCapabilities: ClientCapabilities,
     clientInfo: Implementation | undefined,
     session: ServerSession | undefined,
     logLevel: LoggingLevel | undefined,
     mayAsk: boolean,
-    server: ContextServer,
   ) {
     super();
     this.#dispatch = dispatch;
+    this.#era = era;
     const message = dispatch.message;
     this.requestId = message.id;
     this.method = message.method;
-    this.era = era;
+    this.era = era.era;
     this.protocolVersion = protocolVersion;
     this.clientCapabilities = clientCapabilities;
     this.clientInfo = clientInfo;
     this.session = session;
     this.logLevel = logLevel;
     this.mayAsk = mayAsk;
-    this.#loggingDeclared = server.loggingDeclared();
-    this.#inputs = server.inputRounds;
+    this.#loggingDeclared = era.loggingDeclared();
+    this.#inputs = era.inputRoute;
     const meta = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
     const token = meta?.progressToken;
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
@@ -281,12 +287,7 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
    * request's `_meta` set a `logLevel`, at or above it.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    if (!this.#loggingDeclared) return Promise.resolve();
-    // Era branch kept: the handler's context is one object for both eras (handlers do not know the era); the
-    // threshold is the session's setLevel (legacy) or the request's envelope (modern), and neither era object is here.
-    const threshold = this.era === 'legacy' ? (this.session?.logLevel ?? this.logLevel) : this.logLevel;
-    if (this.era === 'modern' && threshold === undefined) return Promise.resolve();
-    if (threshold !== undefined && !isLevelEnabled(level, threshold)) return Promise.resolve();
+    if (!this.#loggingDeclared || !this.#era.logs(this, level)) return Promise.resolve();
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
     return this.notify('notifications/message', params);

@@ -2,8 +2,8 @@
 // `resources/subscribe` with -32601 (it declares no `resources.subscribe`) and carries none of this code.
 import { toError } from '@mcpkit/jsonrpc-core';
 import { invalidParamsError } from '@mcpkit/protocol';
-import type { Server } from './server';
-import type { ServerSession } from './session';
+import type { Server } from '../server/server';
+import type { ServerSession } from '../session/session';
 
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
@@ -76,9 +76,9 @@ export function installResourceSubscriptions(server: Server): void {
   };
   server.resourceUpdates = (uri) => {
     for (const session of server.sessions) {
-      // Era branch kept: resources/subscribe is a legacy feature installed with the resources (not by the core), so its
-      // fan-out filters the sessions itself; modern listen streams are told by the modern era object.
-      if (session.era === 'legacy' && subscribed.get(session)?.has(uri) === true) {
+      // Only legacy sessions are ever in `subscribed`: 2026-07-28 has no resources/subscribe (its gate answers -32601
+      // before this handler runs), and `restoreResourceSubscriptions` is for legacy sessions restored from a store.
+      if (subscribed.get(session)?.has(uri) === true) {
         session.notify('notifications/resources/updated', { uri }).catch(report);
       }
     }

@@ -1,9 +1,8 @@
 import type { Implementation } from '@mcpkit/protocol';
-import { installCompletion } from './completion';
-import { InputRounds, type InputRoundsOptions } from './input-rounds';
-import { jsonSchemaCompiler } from './json-schema';
-import { type PromptConfig, type PromptHandler, Prompts, type RegisteredPrompt } from './prompts';
-import type { ResourceTemplate } from './resource-template';
+import { InputRounds, type InputRoundsOptions } from '../input/input-rounds';
+import { jsonSchemaCompiler } from '../json-schema/json-schema';
+import { type PromptConfig, type PromptHandler, Prompts, type RegisteredPrompt } from '../prompts/prompts';
+import type { ResourceTemplate } from '../resources/resource-template';
 import {
   type RegisteredResource,
   type RegisteredResourceTemplate,
@@ -11,9 +10,10 @@ import {
   type ResourceMetadata,
   Resources,
   type ResourceTemplateHandler,
-} from './resources';
-import type { SchemaInput } from './schema';
-import { checkMcpHeaders } from './tool-headers-check';
+} from '../resources/resources';
+import type { SchemaInput } from '../schema/schema';
+import { checkMcpHeaders } from '../tools/tool-headers-check';
+import { installCompletion } from './completion';
 import { McpToolServer, type McpToolServerOptions } from './tool-server';
 
 /**

@@ -2,8 +2,6 @@
 // itself was checked against the rules of its meta-schema. A module of its own so that a server registering only
 // Standard Schemas (zod, valibot, arktype) does not bundle the validator (about 25 KiB minified).
 import { type Schema as CfSchema, type SchemaDraft, Validator } from '@cfworker/json-schema';
-import { findJsonSchemaProblem } from './json-schema-check';
-import { fastCheck } from './json-schema-fast';
 import {
   type CompiledSchema,
   compileSchemaWith,
@@ -12,7 +10,9 @@ import {
   SchemaError,
   type SchemaInput,
   type SchemaIssue,
-} from './schema';
+} from '../schema/schema';
+import { findJsonSchemaProblem } from './json-schema-check';
+import { fastCheck } from './json-schema-fast';
 
 const DRAFTS: Record<string, SchemaDraft> = {
   'http://json-schema.org/draft-04/schema': '4',

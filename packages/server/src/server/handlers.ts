@@ -1,7 +1,7 @@
 // The handler types of the server's method table: a leaf, so the modules that register handlers need not import the
 // server.
-import type { ServerRequestContext } from './context';
-import type { ServerNotificationContext } from './notification-context';
+import type { ServerRequestContext } from '../session/context';
+import type { ServerNotificationContext } from '../session/notification-context';
 
 /** Handles one request method. `params` is the request's params; return the result (or throw a `JsonRpcError`). */
 export type ServerRequestHandler<P = unknown, R = unknown> = (params: P, ctx: ServerRequestContext) => R | Promise<R>;

@@ -1,7 +1,7 @@
 import type { Resource } from '@mcpkit/protocol';
-import type { ServerRequestContext } from './context';
-import { UriTemplate } from './uri-template';
-import type { TemplateVariableName } from './uri-template-types';
+import type { ServerRequestContext } from '../session/context';
+import { UriTemplate } from '../uri-template/uri-template';
+import type { TemplateVariableName } from '../uri-template/uri-template-types';
 
 /** Suggests values for one argument or template variable (`completion/complete`). */
 export type Completer = (

@@ -1,6 +1,6 @@
 import { defineCodedError } from '@mcpkit/jsonrpc-core';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import type { InferJsonSchema } from './json-schema-types';
+import type { InferJsonSchema } from '../json-schema/json-schema-types';
 import {
   acceptsUndefined,
   type InferShape,

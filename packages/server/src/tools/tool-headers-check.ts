@@ -1,5 +1,5 @@
 import { validateMcpHeaderDeclarations } from '@mcpkit/protocol';
-import { SchemaError } from './schema';
+import { SchemaError } from '../schema/schema';
 
 /**
  * Refuses a tool whose `x-mcp-header` declarations (SEP-2243, 2026-07-28) are invalid: Streamable HTTP clients drop

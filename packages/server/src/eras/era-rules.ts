@@ -21,7 +21,7 @@ import {
   requiredServerCapability,
   unsupportedProtocolVersionError,
 } from '@mcpkit/protocol';
-import type { ServerSession } from './session';
+import type { ServerSession } from '../session/session';
 
 /** A caching hint for cacheable results (2026-07-28). */
 export interface CacheHint {
@@ -48,6 +48,18 @@ const CACHEABLE: ReadonlySet<string> = new Set<CacheableMethod>([
 ]);
 
 const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
+
+// A request's own cache hint, by its context (a resource registered with one): only 2026-07-28 results carry hints, so
+// the feature records it for every request and the modern era alone puts it on the result (`complete`).
+const ownHints = new WeakMap<object, CacheHint>();
+
+/**
+ * Gives the result of the request `ctx` answers its own cache hint (a resource's), over the server's for the method.
+ * The result's own `ttlMs` still wins; a legacy result carries none.
+ */
+export function hintCache(ctx: object, hint: CacheHint): void {
+  ownHints.set(ctx, hint);
+}
 
 /** What the rules need to know about the server they guard. */
 export interface EraRulesOptions {
@@ -102,30 +114,13 @@ export class EraRules {
   /**
    * The envelope of a modern request, checked: present and well formed, in a version this server speaks.
    */
-  modernEnvelope(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    session: ServerSession | undefined,
-  ): RequestEnvelope {
-    if (method === 'initialize') this.refuseInitializeOnFixedModern(session);
+  modernEnvelope(params: Record<string, unknown> | undefined): RequestEnvelope {
     const read = readRequestEnvelope(params);
     if (!read.ok) throw invalidEnvelopeError(read.missing, read.invalid);
     const envelope = read.envelope;
     const version = envelope.protocolVersion;
     if (!this.modernVersions.has(version)) throw unsupportedProtocolVersionError(this.supported, version);
     return envelope;
-  }
-
-  /** Throws -32601 for `initialize` on a connection already fixed to the modern era (which has no `initialize`). */
-  refuseInitializeOnFixedModern(session: ServerSession | undefined): void {
-    // Era branch kept: `initialize` is the legacy era's to answer, and it must refuse a connection the modern era
-    // already fixed; this is the era rules' own table of what each era allows.
-    if (session?.era === 'modern' && session.fixEra) {
-      throw methodNotFoundError(
-        'initialize',
-        `This connection speaks ${session.protocolVersion}, which has no initialize; the era is fixed by the first request`,
-      );
-    }
   }
 
   /**
@@ -194,8 +189,11 @@ export class EraRules {
     this.#gates.clear();
   }
 
-  /** Completes a modern result: `resultType`, serverInfo, and cache hints on cacheable complete results. */
-  complete(method: string, result: unknown, retried: boolean): unknown {
+  /**
+   * Completes a modern result: `resultType`, serverInfo, and cache hints on cacheable complete results (the request's
+   * own, from `hintCache(request, …)`, else the server's for the method).
+   */
+  complete(method: string, result: unknown, retried: boolean, request: object): unknown {
     if (!isJsonObject(result)) return result;
     // Every modern result passes here. Known keys before the spread keep V8 on its fast object paths (a spread followed
     // by added or computed keys cost ~1.2 µs per result, a third of Server.handle); the rare cases are fixed after.
@@ -215,9 +213,15 @@ export class EraRules {
         out.ttlMs = 0;
         out.cacheScope = 'private';
       } else {
-        const hint = this.#cacheHints[method] ?? this.#cacheHints.default ?? DEFAULT_CACHE_HINT;
-        if (out.ttlMs === undefined) out.ttlMs = hint.ttlMs;
-        if (out.cacheScope === undefined) out.cacheScope = hint.cacheScope;
+        const own = out.ttlMs === undefined ? ownHints.get(request) : undefined;
+        if (own !== undefined) {
+          out.ttlMs = own.ttlMs;
+          out.cacheScope = own.cacheScope;
+        } else {
+          const hint = this.#cacheHints[method] ?? this.#cacheHints.default ?? DEFAULT_CACHE_HINT;
+          if (out.ttlMs === undefined) out.ttlMs = hint.ttlMs;
+          if (out.cacheScope === undefined) out.cacheScope = hint.cacheScope;
+        }
       }
     }
     return out;

@@ -1,13 +1,13 @@
 import type { JsonRpcRequest, JsonRpcResponse } from '@mcpkit/jsonrpc-core';
 import { LATEST_PROTOCOL_VERSION, methodAvailability, type ServerCapabilities } from '@mcpkit/protocol';
+import type { ListenStream } from '../listen/listen-stream';
+import { forMethod, type NamePattern } from '../middleware/filters';
+import type { ServerMiddleware } from '../middleware/types';
+import { RegistrationError } from '../registry/registry';
+import type { ServerNotificationContext } from '../session/notification-context';
+import type { ConnectOptions, NegotiatedSession, ServerSession } from '../session/session';
 import type { HandleOptions } from './handle-options';
 import type { ServerRequestHandler } from './handlers';
-import type { ListenStream } from './listen-stream';
-import { forMethod, type NamePattern } from './middleware/filters';
-import type { ServerMiddleware } from './middleware/types';
-import type { ServerNotificationContext } from './notification-context';
-import { RegistrationError } from './registry';
-import type { ConnectOptions, NegotiatedSession, ServerSession } from './session';
 
 /**
  * Middleware of an extension that sees only the methods it names (requests and notifications): the extension's own

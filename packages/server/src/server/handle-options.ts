@@ -1,6 +1,6 @@
 import type { MessageInfo } from '@mcpkit/jsonrpc-core';
 import type { Era } from '@mcpkit/protocol';
-import type { ServerSession } from './session';
+import type { ServerSession } from '../session/session';
 
 /** Options of `Server.handle`: one request run with no long-lived peer (stateless HTTP, an extension's replay). */
 export interface HandleOptions {

@@ -7,8 +7,8 @@ import {
   type ServerCapabilities,
   type SubscriptionFilter,
 } from '@mcpkit/protocol';
+import { ListenStream } from '../listen/listen-stream';
 import type { ServerRequestHandler } from './handlers';
-import { ListenStream } from './listen-stream';
 
 /** What the built-in methods need of the server (`Server` is one). */
 export interface BuiltInsHost {

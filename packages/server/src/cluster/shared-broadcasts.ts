@@ -2,7 +2,7 @@ import type { BusMessage, BusUnsubscribe, MessageBus, ServerBroadcast } from './
 
 export type { ServerBroadcast };
 
-import type { Server } from './server';
+import type { Server } from '../server/server';
 
 /** The bus topic server broadcasts travel on. */
 export const BROADCAST_TOPIC = 'mcpkit:broadcast';

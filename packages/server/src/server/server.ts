@@ -25,22 +25,22 @@ import {
   mcpPeerHooks,
   type ServerCapabilities,
 } from '@mcpkit/protocol';
+import type { ServerBroadcast } from '../cluster/message-bus';
+import type { EraHost, EraStrategy } from '../eras/era-host';
+import { type CacheableMethod, type CacheHint, EraRules } from '../eras/era-rules';
+import { LegacyEra } from '../eras/legacy-era';
+import { ModernEra } from '../eras/modern-era';
+import type { InputRounds } from '../input/input-rounds';
+import type { ListenStream } from '../listen/listen-stream';
+import { forMethod, type NamePattern } from '../middleware/filters';
+import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from '../middleware/types';
+import type { DispatchContext, ServerRequestContext } from '../session/context';
+import { ServerNotificationContext } from '../session/notification-context';
+import { type ConnectOptions, type NegotiatedSession, ServerSession, sendOutbound } from '../session/session';
 import { installBuiltIns } from './built-ins';
-import type { DispatchContext, ServerRequestContext } from './context';
-import { type CacheableMethod, type CacheHint, EraRules } from './era-rules';
-import type { EraHost, EraStrategy } from './eras/era-host';
-import { LegacyEra } from './eras/legacy-era';
-import { ModernEra } from './eras/modern-era';
 import { checkExtension, extensionLayers, type ServerExtension } from './extensions';
 import type { HandleOptions } from './handle-options';
 import type { ServerNotificationHandler, ServerRequestHandler } from './handlers';
-import type { InputRounds } from './input-rounds';
-import type { ListenStream } from './listen-stream';
-import type { ServerBroadcast } from './message-bus';
-import { forMethod, type NamePattern } from './middleware/filters';
-import type { OutboundHook, OutboundMessage, ServerContext, ServerMiddleware } from './middleware/types';
-import { ServerNotificationContext } from './notification-context';
-import { type ConnectOptions, type NegotiatedSession, ServerSession, sendOutbound } from './session';
 
 // Made on first use, not at import: workerd (Cloudflare Workers) refuses to create an AbortController at module scope.
 let never: AbortSignal | undefined;

@@ -1,6 +1,6 @@
 import type { JsonRpcParams, MessageInfo, RequestId } from '@mcpkit/jsonrpc-core';
 import { MetaKeys, type SubscriptionFilter } from '@mcpkit/protocol';
-import type { ServerSession } from './session';
+import type { ServerSession } from '../session/session';
 
 /**
  * One open `subscriptions/listen` request (2026-07-28): the honoured filter, and a way to send on its stream. Every
