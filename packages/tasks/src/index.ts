@@ -30,8 +30,3 @@ export {
   TaskStoreError,
   type UpdateOutcome,
 } from './task-store';
-/**
- * @deprecated The wire forms of a task record are the task server's own business (it answers `tasks/get` with them);
- * they leave the public surface in the next minor, with no replacement.
- */
-export { detailedModernTask, legacyTask, modernTask } from './task-wire';
