@@ -1,11 +1,12 @@
 // How one downstream request crosses to a mount's upstream and what crosses back while it runs: progress,
 // cancellation, the log level, questions to the user (in a 2026-07-28 input round, or a legacy upstream's own
 // requests) and log messages. It keeps the requests in flight, because a legacy upstream's messages name none.
-import type { Client, ClientMiddleware, ClientRequestContext, InputHandlers } from '@mcpkit/client';
+import type { Client, ClientMiddleware, ClientRequestContext } from '@mcpkit/client';
 import { JsonRpcError, JsonRpcErrorCode, type RequestId } from '@mcpkit/jsonrpc-core';
-import type { ClientCapabilities, LoggingLevel, LoggingMessageNotificationParams } from '@mcpkit/protocol';
+import type { LoggingLevel, LoggingMessageNotificationParams } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
-import { resultForDownstream, upstreamCapabilities, upstreamLogLevel } from './era-translation';
+import { downstreamEra } from './eras/downstream-era';
+import { type UpstreamCallOptions, upstreamEra } from './eras/upstream-era';
 
 /** The requests during which a server may ask its client (the spec's, and the ones 2026-07-28 lets answer input_required). */
 const ASKING_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -38,8 +39,8 @@ export class UpstreamRequests {
    * reaches the caller that request was sent for. Installed with `client.use` on a client the mount owns.
    */
   readonly middleware: ClientMiddleware = async (ctx, next) => {
-    // Only a legacy upstream's messages need it; a 2026-07-28 upstream asks within its calls' own input rounds.
-    if (ctx.direction !== 'outbound' || ctx.era !== 'legacy') return next();
+    // Only an upstream that asks outside its calls needs it (legacy); a 2026-07-28 one asks within their input rounds.
+    if (ctx.direction !== 'outbound' || !upstreamEra(ctx.era).asksOutsideCalls) return next();
     this.#sent.add(ctx);
     try {
       return await next();
@@ -72,8 +73,10 @@ export class UpstreamRequests {
     }
     const meta = forwardableMeta(ctx);
     if (meta !== undefined) upstreamParams = { ...upstreamParams, _meta: meta };
-    // What only a 2026-07-28 upstream reads (per-request capabilities, input rounds) is built only for one.
-    const modern = client.era === 'modern';
+    // Each side's era is read once: what the upstream's reads (2026-07-28: per-request capabilities, input rounds) is
+    // built only for it, and the result takes the shape of the caller's.
+    const callOptions = upstreamEra(client.era).callOptions(ctx, this.#extensions, false);
+    const downstream = downstreamEra(ctx.era);
     this.#inFlight.add(ctx);
     try {
       const result = await client.request<R>(method, upstreamParams, {
@@ -82,12 +85,12 @@ export class UpstreamRequests {
           ctx.progressToken === undefined
             ? undefined
             : (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
-        logLevel: upstreamLogLevel(ctx),
-        clientCapabilities: modern ? upstreamCapabilities(ctx, this.#extensions) : undefined,
-        inputHandlers: modern ? this.#askerFor(ctx) : undefined,
+        logLevel: downstream.logLevel(ctx),
+        clientCapabilities: callOptions.clientCapabilities,
+        inputHandlers: callOptions.inputHandlers,
         cache: false,
       });
-      return resultForDownstream(result, ctx.era);
+      return downstream.result(result);
     } catch (error) {
       onFailure(error);
       throw this.failure(error, method);
@@ -101,16 +104,10 @@ export class UpstreamRequests {
    * 2026-07-28 upstream reads: the caller's capabilities (the tasks extension among them) and its input rounds asked
    * of the caller.
    */
-  taskCallOptions(
-    client: Client,
-    ctx: ServerRequestContext,
-  ): { logLevel?: LoggingLevel; clientCapabilities?: ClientCapabilities; inputHandlers?: InputHandlers } {
-    const logLevel = upstreamLogLevel(ctx);
-    if (client.era !== 'modern') return { logLevel };
+  taskCallOptions(client: Client, ctx: ServerRequestContext): UpstreamCallOptions & { logLevel?: LoggingLevel } {
     return {
-      logLevel,
-      clientCapabilities: upstreamCapabilities(ctx, this.#extensions, true),
-      inputHandlers: this.#askerFor(ctx),
+      logLevel: downstreamEra(ctx.era).logLevel(ctx),
+      ...upstreamEra(client.era).callOptions(ctx, this.#extensions, true),
     };
   }
 
@@ -151,14 +148,6 @@ export class UpstreamRequests {
     (this.#callerOf(relatedRequestId) ?? this.#soleCaller())
       ?.log(params.level, params.data, params.logger)
       .catch(() => {});
-  }
-
-  #askerFor(ctx: ServerRequestContext): InputHandlers {
-    return {
-      elicitation: (params, context) => ctx.elicit(params, { key: context.key }),
-      sampling: (params, context) => ctx.createMessage(params, { key: context.key }),
-      roots: (params, context) => ctx.listRoots(params, { key: context.key }),
-    };
   }
 
   /**

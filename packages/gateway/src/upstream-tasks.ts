@@ -3,11 +3,11 @@
 // `client.extend`) runs the upstream one. The downstream task mirrors the upstream task: its status message, its
 // questions to the user, its cancellation and its result, in whichever era each side speaks.
 import type { Client, InputHandlers } from '@mcpkit/client';
-import { isJsonObject } from '@mcpkit/jsonrpc-core';
-import { type CallToolResult, TASKS_EXTENSION_ID, type ToolExecution } from '@mcpkit/protocol';
+import type { CallToolResult, ToolExecution } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 import type { TaskHandle, TasksClient, TasksServer } from '@mcpkit/tasks';
-import { resultForDownstream } from './era-translation';
+import { downstreamEra } from './eras/downstream-era';
+import { upstreamEra } from './eras/upstream-era';
 import type { UpstreamRequests } from './upstream-requests';
 
 /** The two halves a mount needs to cross tasks; either missing, calls cross inline as before. */
@@ -23,12 +23,7 @@ export interface TaskCrossing {
  * that declares the extension is `optional` here and the upstream decides.
  */
 export function crossedExecution(client: Client, execution: ToolExecution | undefined): ToolExecution | undefined {
-  const capabilities = client.serverCapabilities;
-  if (client.era === 'modern') {
-    return capabilities?.extensions?.[TASKS_EXTENSION_ID] === undefined ? undefined : { taskSupport: 'optional' };
-  }
-  const augments = isJsonObject(capabilities?.tasks) && isJsonObject(capabilities.tasks.requests);
-  return augments ? execution : undefined;
+  return upstreamEra(client.era).taskExecution(client.serverCapabilities, execution);
 }
 
 /**
@@ -37,7 +32,7 @@ export function crossedExecution(client: Client, execution: ToolExecution | unde
  */
 export function wantsTask(ctx: ServerRequestContext): boolean {
   if (ctx.get('task') !== undefined) return true;
-  return ctx.era === 'modern' && ctx.clientCapabilities.extensions?.[TASKS_EXTENSION_ID] !== undefined;
+  return downstreamEra(ctx.era).asksTaskByCapabilities(ctx);
 }
 
 /**
@@ -64,7 +59,7 @@ export async function callAsTask(
       onProgress: (progress) => void ctx.progress(progress.progress, progress.total, progress.message).catch(() => {}),
     }),
   );
-  if (handle.immediate) return downstream(resultForDownstream(await handle.wait(), ctx.era));
+  if (handle.immediate) return downstream(downstreamEra(ctx.era).result(await handle.wait()));
   // 2026-07-28: the upstream task's input requests are asked of this caller (through the downstream task).
   const inputHandlers = requests.taskCallOptions(crossing.client.client, ctx).inputHandlers;
   const follow = async () => {
@@ -95,7 +90,7 @@ async function followTask(
   const cancel = () => void handle.cancel().catch(() => {});
   ctx.signal.addEventListener('abort', cancel, { once: true });
   try {
-    return resultForDownstream(await handle.wait({ signal: ctx.signal, inputHandlers }), ctx.era);
+    return downstreamEra(ctx.era).result(await handle.wait({ signal: ctx.signal, inputHandlers }));
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
     stopWatching();

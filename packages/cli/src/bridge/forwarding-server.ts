@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type Implementation, type ServerCapabilities, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
 import { InputRounds, installResourceSubscriptions, Server, type ServerRequestContext } from '@mcpkit/server';
 import { CROSSED_EXTENSIONS } from './crossing';
-import { hostTasksCapability, installTasks, type UpstreamTasks } from './task-crossing';
+import { upstreamTasks } from './eras/upstream-tasks';
+import { installTasks } from './task-crossing';
 import type { Upstream } from './upstream';
 
 /** What the server facing the host declares: the upstream's own, as its first connection reported it. */
@@ -41,9 +42,9 @@ export function createForwardingServer(
     string,
     Record<string, unknown>
   >;
-  const tasks: UpstreamTasks = { legacy: legacyTasks, modern: modernTasks };
+  const tasks = upstreamTasks(legacyTasks, modernTasks);
   // 2025-11-25 hosts get tasks in their words: the upstream's own, or the bridge's translation of the extension's.
-  const hostTasks = hostTasksCapability(tasks);
+  const hostTasks = tasks?.hostCapability;
   const server = new Server(upstream.serverInfo, {
     capabilities: { ...capabilities, ...(hostTasks === undefined ? {} : { tasks: hostTasks }), logging: {} },
     instructions: upstream.instructions,

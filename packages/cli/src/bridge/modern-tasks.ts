@@ -78,17 +78,17 @@ export class ModernTasksOverLegacy {
   async get(upstream: Upstream, params: Record<string, unknown>, ctx: ServerRequestContext): Promise<unknown> {
     const taskId = taskIdOf(params, ctx);
     const task = readLegacyTask(await upstream.forward('tasks/get', { taskId }, ctx));
-    const modern = modernTask(task);
+    const hostTask = modernTask(task);
     switch (task.status) {
       case 'input_required': {
         const relay = await this.#relay(upstream, taskId, ctx);
         await relay.changed(QUESTIONS_WAIT_MS);
-        return { ...modern, inputRequests: relay.openQuestions() };
+        return { ...hostTask, inputRequests: relay.openQuestions() };
       }
       case 'completed':
       case 'failed': {
         const outcome = await this.#payload(upstream, taskId, ctx);
-        if (!outcome.ok) return { ...modern, status: 'failed', error: toErrorObject(outcome.error) };
+        if (!outcome.ok) return { ...hostTask, status: 'failed', error: toErrorObject(outcome.error) };
         const result = { ...(outcome.value as Record<string, unknown>) };
         if (isJsonObject(result._meta)) {
           const { [MetaKeys.RelatedTask]: _related, ...meta } = result._meta;
@@ -96,10 +96,10 @@ export class ModernTasksOverLegacy {
           else result._meta = meta;
         }
         // SEP-2663: a tool's `isError` result is a completed task in 2026-07-28 (`failed` is for protocol errors).
-        return { ...modern, status: 'completed', result: { content: [], ...result, resultType: 'complete' } };
+        return { ...hostTask, status: 'completed', result: { content: [], ...result, resultType: 'complete' } };
       }
       default:
-        return modern;
+        return hostTask;
     }
   }
 

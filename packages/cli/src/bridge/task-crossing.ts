@@ -1,43 +1,12 @@
 // How tasks cross a bridge, for each pairing of the host's revision and the upstream's tasks vocabulary: as they are
 // within one (2025-11-25 `capabilities.tasks`, or the 2026-07-28 extension), translated across (legacy-tasks.ts for a
-// 2025-11-25 host and a 2026-07-28 upstream, modern-tasks.ts the other way round).
-import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
+// 2025-11-25 host and a 2026-07-28 upstream, modern-tasks.ts the other way round). The adapter for the upstream's
+// vocabulary (eras/upstream-tasks.ts) says which; this file installs it.
 import { type ServerCapabilities, TASKS_EXTENSION_ID } from '@mcpkit/protocol';
 import type { Server, ServerMiddleware, ServerRequestContext } from '@mcpkit/server';
 import { takesModernTasks } from './crossing';
-import { callAsTask, cancelTask, getTask, LEGACY_TASKS_CAPABILITY, taskResult } from './legacy-tasks';
-import { ModernTasksOverLegacy } from './modern-tasks';
+import type { TasksHandler, UpstreamTasks } from './eras/upstream-tasks';
 import type { Upstream } from './upstream';
-
-/** The upstream's tasks, in the vocabulary of its revision. */
-export interface UpstreamTasks {
-  /** 2025-11-25 `capabilities.tasks`. */
-  legacy?: Record<string, unknown>;
-  /** 2026-07-28 `capabilities.extensions["io.modelcontextprotocol/tasks"]`. */
-  modern?: Record<string, unknown>;
-}
-
-type Handler = (upstream: Upstream, params: Record<string, unknown>, ctx: ServerRequestContext) => Promise<unknown>;
-
-/** What 2025-11-25 hosts are told: the upstream's own capability, or what the translation offers. */
-export function hostTasksCapability(tasks: UpstreamTasks): Record<string, unknown> | undefined {
-  return tasks.legacy ?? (tasks.modern === undefined ? undefined : LEGACY_TASKS_CAPABILITY);
-}
-
-const asIs =
-  (method: string): Handler =>
-  (upstream, params, ctx) =>
-    upstream.forward(method, params, ctx);
-
-const notCrossed =
-  (method: string): Handler =>
-  async (_upstream, _params, ctx) => {
-    throw new JsonRpcError(
-      JsonRpcErrorCode.MethodNotFound,
-      `Method not found: ${method} (not in ${ctx.protocolVersion}, or the upstream's tasks have none)`,
-      { method },
-    );
-  };
 
 /**
  * Installs the tasks methods (one extension, its handlers chosen per request by the host's revision), `tools/call`
@@ -45,53 +14,40 @@ const notCrossed =
  */
 export function installTasks(
   server: Server,
-  tasks: UpstreamTasks,
+  tasks: UpstreamTasks | undefined,
   tools: boolean,
   upstreamFor: (ctx: ServerRequestContext) => Upstream | Promise<Upstream>,
 ): void {
-  if (tasks.legacy === undefined && tasks.modern === undefined) return;
-  const relays = new ModernTasksOverLegacy();
-  // [for a 2025-11-25 host, for a 2026-07-28 host]
-  const handlers: Record<string, readonly [Handler, Handler]> =
-    tasks.legacy !== undefined
-      ? {
-          'tasks/get': [asIs('tasks/get'), (...args) => relays.get(...args)],
-          'tasks/cancel': [asIs('tasks/cancel'), (...args) => relays.cancel(...args)],
-          'tasks/result': [asIs('tasks/result'), notCrossed('tasks/result')],
-          'tasks/list': [asIs('tasks/list'), notCrossed('tasks/list')],
-          'tasks/update': [notCrossed('tasks/update'), (...args) => relays.update(...args)],
-        }
-      : {
-          'tasks/get': [getTask, asIs('tasks/get')],
-          'tasks/cancel': [cancelTask, asIs('tasks/cancel')],
-          'tasks/result': [taskResult, notCrossed('tasks/result')],
-          'tasks/list': [notCrossed('tasks/list'), notCrossed('tasks/list')],
-          'tasks/update': [notCrossed('tasks/update'), asIs('tasks/update')],
-        };
+  if (tasks === undefined) return;
   const byHost =
-    ([legacy, modern]: readonly [Handler, Handler]) =>
+    ([legacy, modern]: readonly [TasksHandler, TasksHandler]) =>
     async (params: unknown, ctx: ServerRequestContext) =>
       (takesModernTasks(ctx) ? modern : legacy)(await upstreamFor(ctx), (params ?? {}) as Record<string, unknown>, ctx);
   server.extend({
     id: TASKS_EXTENSION_ID,
-    declaration: tasks.modern ?? {},
-    methods: Object.fromEntries(Object.entries(handlers).map(([method, pair]) => [method, byHost(pair)])),
+    declaration: tasks.declaration ?? {},
+    methods: Object.fromEntries(Object.entries(tasks.handlers).map(([method, pair]) => [method, byHost(pair)])),
   });
   if (tools) {
+    const { legacyHostTaskCall, modernHostTaskCall } = tasks;
     server.setRequestHandler('tools/call', async (params: unknown, ctx: ServerRequestContext) => {
       const own = (params ?? {}) as Record<string, unknown>;
       const upstream = await upstreamFor(ctx);
       if (!takesModernTasks(ctx)) {
         // A 2025-11-25 host asks for a task with `params.task`.
-        if (own.task !== undefined && tasks.modern !== undefined) return await callAsTask(upstream, own, ctx);
-      } else if (tasks.legacy !== undefined && ctx.clientCapabilities.extensions?.[TASKS_EXTENSION_ID] !== undefined) {
+        if (own.task !== undefined && legacyHostTaskCall !== undefined)
+          return await legacyHostTaskCall(upstream, own, ctx);
+      } else if (
+        modernHostTaskCall !== undefined &&
+        ctx.clientCapabilities.extensions?.[TASKS_EXTENSION_ID] !== undefined
+      ) {
         // A 2026-07-28 host takes a task whenever it declared the extension.
-        return await relays.call(upstream, own, ctx);
+        return await modernHostTaskCall(upstream, own, ctx);
       }
       return await upstream.forward('tools/call', own, ctx);
     });
   }
-  if (tools && tasks.modern !== undefined) {
+  if (tools && tasks.everyToolOptional) {
     // 2026-07-28 has no `Tool.execution`: the server may answer any call with a task, which is 2025-11-25's
     // `taskSupport: 'optional'` (a call the upstream runs inline is answered with its result, as it came).
     server.setRequestHandler('tools/list', async (params: unknown, ctx: ServerRequestContext) => {

@@ -10,6 +10,7 @@ import {
 } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 import { createdTaskId, hostCapabilities, hostLogLevel } from './crossing';
+import { hostResultEra } from './eras/host-results';
 import { ForwardedCall, WaitingCalls } from './forwarded-call';
 import { TaskSessions } from './task-sessions';
 
@@ -312,10 +313,7 @@ function hopResult(result: unknown, ctx: ServerRequestContext): unknown {
   const { resultType, ttlMs, cacheScope, _meta, ...rest } = result as Record<string, unknown>;
   const out: Record<string, unknown> = rest;
   if (resultType !== undefined && resultType !== 'complete') out.resultType = resultType;
-  const modern = ctx.era === 'modern';
-  // A task's `ttlMs` is its retention, not a cache hint: the bridge translates it for a 2025-era host.
-  if (ttlMs !== undefined && (modern || typeof rest.taskId === 'string')) out.ttlMs = ttlMs;
-  if (cacheScope !== undefined && modern) out.cacheScope = cacheScope;
+  hostResultEra(ctx.era).keepHints(out, ttlMs, cacheScope);
   if (typeof _meta === 'object' && _meta !== null) {
     // The related-task key is the result's own (a 2025-11-25 `tasks/result` names its task), not the hop's.
     const kept = Object.entries(_meta).filter(([key]) => key === MetaKeys.RelatedTask || !HOP_META.test(key));

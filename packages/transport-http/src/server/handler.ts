@@ -314,8 +314,9 @@ class StreamableHttpEndpoint implements StreamableHttpHandler {
     const headers = request.headers;
     const version = headers.get('mcp-protocol-version');
     const sessionId = headers.get('mcp-session-id');
-    // The era is decided here, once, and travels with the request (runStateless hands it to Server.handle). A batch or
-    // a non-object body has no envelope: the legacy rules refuse or answer it.
+    // Era branch kept: the one place an HTTP request's era is decided (header, else the body's envelope), before any
+    // era object exists; it travels with the request (runStateless hands it to Server.handle). A batch or a non-object
+    // body has no envelope: the legacy rules refuse or answer it.
     const modern =
       isModernVersion(version) || (sessionId === null && isObject(value) && messageEra(value.params) === 'modern');
     return modern
