@@ -48,7 +48,11 @@ writeFileSync(
   `${JSON.stringify(
     {
       extends: join(root, 'tsconfig.base.json'),
-      include: together.flatMap(({ folder, config }) => config.include.map((entry) => join(root, folder, entry))),
+      // The root's own tests (test/tsconfig.json: the base's options, every file of the folder) belong to no project.
+      include: [
+        ...together.flatMap(({ folder, config }) => config.include.map((entry) => join(root, folder, entry))),
+        join(root, 'test'),
+      ],
     },
     null,
     2,
@@ -69,10 +73,10 @@ function check(config, label) {
 }
 
 console.log(
-  `[typecheck] ${together.length} projects as one program${alone.length ? `, ${alone.map((p) => p.folder).join(', ')} alone` : ''}`,
+  `[typecheck] ${together.length} projects and the root's test/ as one program${alone.length ? `, ${alone.map((p) => p.folder).join(', ')} alone` : ''}`,
 );
 const codes = await Promise.all([
-  check(combined, `${together.length} projects`),
+  check(combined, `${together.length} projects and test/`),
   ...alone.map(({ folder }) => check(join(root, folder, 'tsconfig.json'), folder)),
 ]);
 process.exit(codes.every((code) => code === 0) ? 0 : 1);

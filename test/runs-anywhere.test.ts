@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 // The root entries that must run in browsers, Deno, Bun and Workers: their built output (ESM and CJS), with every
@@ -35,22 +35,25 @@ const root = join(import.meta.dirname, '..');
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 async function nodeImportsOf(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'browser',
-    format: 'esm',
-    logLevel: 'silent',
-    absWorkingDir: root,
-  }).catch((error: { errors?: { text: string }[] }) => error);
-  if ('errors' in result && result.errors && result.errors.length > 0 && !('metafile' in result)) {
-    return result.errors.map((error) => error.text);
+  let metafile: Metafile;
+  try {
+    ({ metafile } = await build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'browser',
+      format: 'esm',
+      logLevel: 'silent',
+      absWorkingDir: root,
+    }));
+  } catch (error) {
+    // A failed bundle (a `node:` import esbuild cannot resolve for the browser, among others) says why in `errors`.
+    const errors = (error as { errors?: { text: string }[] }).errors;
+    if (errors !== undefined && errors.length > 0) return errors.map((problem) => problem.text);
+    throw error;
   }
-  const imports = Object.values(result.metafile?.inputs ?? {}).flatMap((input) =>
-    input.imports.map((imported) => imported.path),
-  );
+  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((imported) => imported.path));
   return imports.filter((path) => builtins.has(path));
 }
 
