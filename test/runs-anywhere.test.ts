@@ -57,6 +57,23 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
   return imports.filter((path) => builtins.has(path));
 }
 
+/** Every import path a built entry's bundle reaches, with `external` packages left as imports (platform-neutral). */
+async function bareImportsOf(entry: string, external: string[]): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'neutral',
+    format: 'esm',
+    logLevel: 'silent',
+    absWorkingDir: root,
+    mainFields: ['module', 'main'],
+    external,
+  });
+  return Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((imported) => imported.path));
+}
+
 // @mcpkit/middleware runs anywhere at its root and at every built-in's subpath (tracing and metrics reach only
 // @opentelemetry/api, which runs anywhere too).
 const SUBPATHS: Partial<Record<(typeof RUNS_ANYWHERE)[number], readonly string[]>> = {
@@ -115,19 +132,7 @@ describe('@mcpkit/middleware works without its optional peer', () => {
   for (const entry of ['index', ...(SUBPATHS['@mcpkit/middleware'] ?? [])]) {
     const needsOtel = entry === 'tracing/index' || entry === 'metrics/index';
     it(`${entry} ${needsOtel ? 'reaches' : 'never reaches'} @opentelemetry/api`, async () => {
-      const result = await build({
-        entryPoints: [join(folder, `${entry}.js`)],
-        bundle: true,
-        write: false,
-        metafile: true,
-        platform: 'neutral',
-        format: 'esm',
-        logLevel: 'silent',
-        absWorkingDir: root,
-        mainFields: ['module', 'main'],
-        external: ['@opentelemetry/api', 'jose'],
-      });
-      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+      const imports = await bareImportsOf(join(folder, `${entry}.js`), ['@opentelemetry/api', 'jose']);
       expect(imports.includes('@opentelemetry/api')).toBe(needsOtel);
     });
   }
@@ -142,19 +147,7 @@ describe('@mcpkit/auth: only /server reaches @mcpkit/server (its optional peer)'
     ['packages/auth/dist', 'server/index', true],
   ] as const) {
     it(`${folder.split('/')[1]} ${entry} ${reaches ? 'reaches' : 'never reaches'} @mcpkit/server`, async () => {
-      const result = await build({
-        entryPoints: [join(root, folder, `${entry}.js`)],
-        bundle: true,
-        write: false,
-        metafile: true,
-        platform: 'neutral',
-        format: 'esm',
-        logLevel: 'silent',
-        absWorkingDir: root,
-        mainFields: ['module', 'main'],
-        external: ['@mcpkit/server', 'jose'],
-      });
-      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+      const imports = await bareImportsOf(join(root, folder, `${entry}.js`), ['@mcpkit/server', 'jose']);
       expect(imports.includes('@mcpkit/server')).toBe(reaches);
     });
   }
