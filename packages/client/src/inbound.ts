@@ -33,6 +33,7 @@ function reboundContext(ctx: RequestContext, inbound: ClientInboundContext): Req
     method: ctx.method,
     message: ctx.message,
     signal,
+    cancellation: signal,
     info: ctx.info,
     peer: ctx.peer,
     notify: (method, params) => ctx.notify(method, params),

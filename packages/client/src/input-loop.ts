@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from '@mcpkit/jsonrpc-core';
+import { type AbortSource, isJsonObject, type JsonObject } from '@mcpkit/jsonrpc-core';
 import type { ClientCapabilities, InputRequiredResult } from '@mcpkit/protocol';
 import type { SessionState } from './eras/client-era';
 import { McpClientError } from './errors';
@@ -16,7 +16,7 @@ export interface InputRounds {
   /** The method may answer `input_required` (tools/call, prompts/get, resources/read). */
   readonly mayNeedInput: boolean;
   /** The call's signal; aborting it aborts the handlers. */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: AbortSource | undefined;
   /** `resultType`s an extension owns (e.g. `task`): final answers, handed back as they are. */
   readonly extensionResultTypes: ReadonlySet<string>;
 }

@@ -1,3 +1,4 @@
+import type { AbortSource } from '@mcpkit/jsonrpc-core';
 import {
   type ClientCapabilities,
   formatCapabilityPath,
@@ -142,7 +143,7 @@ export async function fulfilInputRequests(
   declared: ClientCapabilities,
   version: string,
   forMethod: string,
-  signal: AbortSignal | undefined,
+  signal: AbortSource | undefined,
 ): Promise<InputResponses> {
   const keys = Object.keys(inputRequests);
   const responses: InputResponses = {};

@@ -4,6 +4,7 @@ import {
   type Middleware,
   type RequestContext,
   type RequestId,
+  toAbortSignal,
 } from '@mcpkit/jsonrpc-core';
 import type { CallOptions, Era } from './options';
 
@@ -57,9 +58,13 @@ export class ClientRequestContext<V extends object = ClientContextVariableMap> e
     this.options = options;
   }
 
-  /** The call's abort signal, if it has one. */
+  /**
+   * The call's abort signal, if it has one, as an `AbortSignal` (a call made with another `AbortSource` gets one tied to
+   * it; `options.signal` is the source as given).
+   */
   get signal(): AbortSignal | undefined {
-    return this.options.signal;
+    const source = this.options.signal;
+    return source === undefined ? undefined : toAbortSignal(source);
   }
 
   /**

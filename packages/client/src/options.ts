@@ -1,4 +1,4 @@
-import type { RequestId } from '@mcpkit/jsonrpc-core';
+import type { AbortSource, RequestId } from '@mcpkit/jsonrpc-core';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -138,8 +138,12 @@ export interface ConnectOptions {
 
 /** Options of every request method. */
 export interface CallOptions {
-  /** Aborting it rejects the call and (except for `initialize`) tells the server with `notifications/cancelled`. */
-  signal?: AbortSignal;
+  /**
+   * Aborting it rejects the call and (except for `initialize`) tells the server with `notifications/cancelled`. An
+   * `AbortSignal`, or anything that reads like one (`AbortSource`): a server handler's `ctx.cancellation` forwards its
+   * request's cancellation without making an `AbortSignal`.
+   */
+  signal?: AbortSource;
   /** Idle timeout in ms; default the client's `requestTimeoutMs`. */
   timeoutMs?: number;
   /** Restart the idle timeout on progress. Default `true`. */

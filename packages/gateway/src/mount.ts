@@ -171,14 +171,17 @@ export class Mount {
         { mount: this.namespace, method, status: this.#status },
       );
     }
-    return this.#requests.forward<R>(client, ctx, method, params, (error) => {
-      // A Client the gateway was given tells no one it closed: the first call that finds it closed takes it down.
-      const code = (error as { code?: unknown } | null)?.code;
-      if (this.#client === client && (!client.connected || code === 'ERR_CONNECTION_CLOSED')) {
-        this.#down(error);
-      }
-    });
+    return this.#requests.forward<R>(client, ctx, method, params, this.#forwardFailed);
   }
+
+  /** Hears of every failed forward (made once, not per call). */
+  readonly #forwardFailed = (error: unknown, client: Client): void => {
+    // A Client the gateway was given tells no one it closed: the first call that finds it closed takes it down.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (this.#client === client && (!client.connected || code === 'ERR_CONNECTION_CLOSED')) {
+      this.#down(error);
+    }
+  };
 
   /**
    * Calls an upstream tool for a downstream `tools/call`: as a task when the downstream asked for one and both sides

@@ -50,7 +50,7 @@ export async function callAsTask(
   const track = <T>(run: () => Promise<T>) => requests.track(ctx, run);
   const handle = await track(() =>
     crossing.client.callToolAsTask(params as { name: string; arguments?: Record<string, unknown> }, {
-      signal: ctx.signal,
+      signal: ctx.cancellation,
       // 2026-07-28: the request declares what the caller can answer (the tasks extension among it), and its input
       // rounds before the task exists are asked of this caller.
       ...requests.taskCallOptions(crossing.client.client, ctx),
@@ -88,11 +88,13 @@ async function followTask(
     task.setStatusMessage(message).catch(() => {});
   });
   const cancel = () => void handle.cancel().catch(() => {});
-  ctx.signal.addEventListener('abort', cancel, { once: true });
+  // The task rebound `ctx`: its signal and cancellation are the downstream task's (aborted by tasks/cancel).
+  const cancellation = ctx.cancellation;
+  cancellation.addEventListener('abort', cancel, { once: true });
   try {
     return downstreamEra(ctx.era).result(await handle.wait({ signal: ctx.signal, inputHandlers }));
   } finally {
-    ctx.signal.removeEventListener('abort', cancel);
+    cancellation.removeEventListener('abort', cancel);
     stopWatching();
     handle.release();
   }

@@ -1,3 +1,4 @@
+import { AbortLink, type AbortSource } from './abort-link';
 import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, RequestId } from './messages';
 import type { NotifyOptions, RequestOptions } from './request-options';
 import type { MessageInfo } from './transport';
@@ -43,6 +44,12 @@ export interface RequestContext {
    * (`info.signal`), or when the connection closes. No response is sent once it is aborted.
    */
   readonly signal: AbortSignal;
+  /**
+   * The same cancellation as `signal`, as a plain {@link AbortSource}: reading it makes no `AbortSignal`. Pass it as
+   * the `signal` of a request sent on this one's behalf (a proxy forwarding it), or listen to it with
+   * `addEventListener('abort', …)`, where making an `AbortSignal` per request would cost more than the request.
+   */
+  readonly cancellation: AbortSource;
   /** What the transport knows about the message (auth, HTTP request data). An empty object when nothing. */
   readonly info: MessageInfo;
   /** The peer that received the request. */
@@ -75,7 +82,7 @@ export class InboundRequestContext implements RequestContext {
   readonly peer: ContextPeer;
   readonly message: JsonRpcRequest;
   readonly info: MessageInfo;
-  #controller: AbortController | undefined = undefined;
+  #link: AbortLink | undefined = undefined;
   #aborted = false;
   #reason: unknown = undefined;
   #unlink: (() => void) | undefined = undefined;
@@ -95,13 +102,22 @@ export class InboundRequestContext implements RequestContext {
   }
 
   get signal(): AbortSignal {
-    let controller = this.#controller;
-    if (controller === undefined) {
-      controller = new AbortController();
-      this.#controller = controller;
+    return this.#linked().signal;
+  }
+
+  get cancellation(): AbortSource {
+    return this.#linked();
+  }
+
+  /** The request's abort link, made on first use and tied to the transport's signal (which may outlive the request). */
+  #linked(): AbortLink {
+    let link = this.#link;
+    if (link === undefined) {
+      link = new AbortLink();
+      this.#link = link;
       const transportSignal = this.info.signal;
       if (this.#aborted) {
-        controller.abort(this.#reason);
+        link.abort(this.#reason);
       } else if (transportSignal !== undefined) {
         if (transportSignal.aborted) {
           this.abort(transportSignal.reason);
@@ -112,7 +128,7 @@ export class InboundRequestContext implements RequestContext {
         }
       }
     }
-    return controller.signal;
+    return link;
   }
 
   /** True once aborted, or when the transport's signal is aborted (even if `signal` was never read). */
@@ -125,7 +141,7 @@ export class InboundRequestContext implements RequestContext {
     this.#aborted = true;
     this.#reason = reason;
     this.dispose();
-    this.#controller?.abort(reason);
+    this.#link?.abort(reason);
   }
 
   /** Stops listening to the transport's signal (which may outlive the request). */
@@ -143,7 +159,7 @@ export class InboundRequestContext implements RequestContext {
   request<R = unknown>(method: string, params?: JsonRpcParams, options?: RequestOptions): Promise<R> {
     return this.peer.request<R>(method, params, {
       ...options,
-      signal: options?.signal ?? this.signal,
+      signal: options?.signal ?? this.cancellation,
       relatedRequestId: this.message.id,
     });
   }

@@ -1,5 +1,6 @@
 // What the peer keeps per request in flight, both ways: the handlers running for inbound requests (per connection),
 // and the outgoing requests awaiting their responses. Plain state and small helpers; the peer drives them.
+import type { AbortSource } from './abort-link';
 import type { InboundRequestContext } from './context';
 import {
   ConnectionClosedError,
@@ -82,7 +83,7 @@ export interface PendingRequest {
   idleDeadline: number;
   /** When the max-total timeout expires (Infinity: never); moved on only by the end of a `holdTimeouts()` hold. */
   totalDeadline: number;
-  signal: AbortSignal | undefined;
+  signal: AbortSource | undefined;
   onAbort: (() => void) | undefined;
   /**
    * Set when the transport cancels this request itself (`Transport.cancelsBySignal`): aborted instead of sending the

@@ -1,3 +1,4 @@
+export { AbortLink, type AbortSource, toAbortSignal } from './abort-link';
 export {
   type CodedError,
   type CodedErrorArgs,

@@ -1,10 +1,14 @@
 // Options of one outgoing request or notification. A leaf module: the peer and the handler contexts both use them.
+import type { AbortSource } from './abort-link';
 import type { JsonRpcRequest, RequestId } from './messages';
 
 /** Options for one outgoing request. */
 export interface RequestOptions {
-  /** Aborting it rejects the request with `RequestAbortedError` and sends the protocol's cancellation, if any. */
-  signal?: AbortSignal;
+  /**
+   * Aborting it rejects the request with `RequestAbortedError` and sends the protocol's cancellation, if any. An
+   * `AbortSignal`, or anything that reads like one (`AbortSource`): a handler's `ctx.cancellation`, an `AbortLink`.
+   */
+  signal?: AbortSource;
   /** Idle timeout in ms: how long to wait for the response (or the next progress). `0` or `Infinity`: none. */
   timeoutMs?: number;
   /** Restart the idle timeout on every progress notification. Default `true`: progress proves the peer is alive. */

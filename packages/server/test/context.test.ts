@@ -1,3 +1,4 @@
+import { AbortLink } from '@mcpkit/jsonrpc-core';
 import type { ProgressUpdatePayload } from '@mcpkit/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index';
@@ -119,6 +120,61 @@ describe('cancellation and context', () => {
       await until(() => harness.session.runningHandlerCount === 0);
     });
   }
+});
+
+describe('ctx.cancellation: the same cancellation without an AbortSignal', () => {
+  function listening() {
+    const server = new McpServer({ name: 's', version: '1' });
+    const seen: { reason?: unknown; plain?: boolean; sameAsSignal?: boolean; started?: boolean } = {};
+    server.registerTool('wait', {}, async (_args, ctx) => {
+      const cancellation = ctx.cancellation;
+      seen.plain = !(cancellation instanceof AbortSignal);
+      seen.started = true;
+      await new Promise<void>((resolve) => cancellation.addEventListener('abort', () => resolve(), { once: true }));
+      seen.reason = cancellation.reason;
+      seen.sameAsSignal = ctx.signal.aborted && ctx.signal.reason === cancellation.reason;
+      return { content: [] };
+    });
+    return { server, seen };
+  }
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`aborts with notifications/cancelled, and agrees with ctx.signal (${era})`, async () => {
+      const { server, seen } = listening();
+      const harness = await connect(server);
+      if (era === 'legacy') await initialize(harness.client, '2025-11-25');
+      const controller = new AbortController();
+      const call = harness.client.request(
+        'tools/call',
+        era === 'modern' ? modern({ name: 'wait' }) : { name: 'wait' },
+        {
+          signal: controller.signal,
+        },
+      );
+      call.catch(() => {});
+      await until(() => seen.started === true);
+      expect(seen.plain).toBe(true);
+      controller.abort('user gave up');
+      await until(() => seen.reason !== undefined);
+      expect(String((seen.reason as { data?: { reason?: unknown } }).data?.reason)).toBe('user gave up');
+      expect(seen.sameAsSignal).toBe(true);
+      await until(() => harness.session.runningHandlerCount === 0);
+    });
+  }
+
+  it('Server.handle takes an AbortLink as its signal: the handler hears of it, and no response comes', async () => {
+    const { server, seen } = listening();
+    const link = new AbortLink();
+    const response = server.handle(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: modern({ name: 'wait' }) },
+      { signal: link },
+    );
+    await until(() => seen.started === true);
+    link.abort('client went away');
+    await expect(response).resolves.toBeUndefined();
+    expect(seen.reason).toBe('client went away');
+    expect(seen.sameAsSignal).toBe(true);
+  });
 });
 
 describe('subscriptions', () => {

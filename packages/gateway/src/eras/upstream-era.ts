@@ -67,6 +67,10 @@ export function upstreamEra(era: Era | undefined): UpstreamEra {
   return UPSTREAM_ERAS[era ?? 'legacy'];
 }
 
+/** What a caller that can answer nothing declares, and the handlers that answer for it: shared, never written. */
+const DECLARES_NOTHING: ClientCapabilities = Object.freeze({});
+const ANSWERS_NOTHING: InputHandlers = Object.freeze({});
+
 /**
  * What a forwarded request declares to a 2026-07-28 upstream: what its caller can answer of what the gateway passes on
  * (sampling, elicitation, roots, and the extensions the mount crosses), so the upstream asks only what will be answered.
@@ -77,11 +81,15 @@ function declaredFor(
   task: boolean,
 ): ClientCapabilities {
   const caller = ctx.clientCapabilities;
+  const extensions = caller.extensions;
+  // Most callers declare none of it: no object per call for them.
+  if (caller.sampling === undefined && caller.elicitation === undefined && caller.roots === undefined) {
+    if (extensions === undefined) return DECLARES_NOTHING;
+  }
   const declared: ClientCapabilities = {};
   if (caller.sampling !== undefined) declared.sampling = caller.sampling;
   if (caller.elicitation !== undefined) declared.elicitation = caller.elicitation;
   if (caller.roots !== undefined) declared.roots = caller.roots;
-  const extensions = caller.extensions;
   if (extensions !== undefined) {
     // The tasks extension for a call crossing as a task: the gateway's own task follows the upstream's.
     for (const id of task ? [TASKS_EXTENSION_ID, ...Object.keys(crossed ?? {})] : Object.keys(crossed ?? {})) {
@@ -93,11 +101,23 @@ function declaredFor(
   return declared;
 }
 
-/** The upstream's input rounds, asked of `ctx`'s caller. */
+/**
+ * The upstream's input rounds, asked of `ctx`'s caller: a handler for each kind the caller declared (the upstream was
+ * told it may ask only those), none for a caller that declared none (one shared empty object, so the gateway client's
+ * own handlers never answer for a caller).
+ */
 function askerFor(ctx: ServerRequestContext): InputHandlers {
-  return {
-    elicitation: (params, context) => ctx.elicit(params, { key: context.key }),
-    sampling: (params, context) => ctx.createMessage(params, { key: context.key }),
-    roots: (params, context) => ctx.listRoots(params, { key: context.key }),
-  };
+  const caller = ctx.clientCapabilities;
+  if (caller.sampling === undefined && caller.elicitation === undefined && caller.roots === undefined) {
+    return ANSWERS_NOTHING;
+  }
+  const handlers: InputHandlers = {};
+  if (caller.elicitation !== undefined) {
+    handlers.elicitation = (params, context) => ctx.elicit(params, { key: context.key });
+  }
+  if (caller.sampling !== undefined) {
+    handlers.sampling = (params, context) => ctx.createMessage(params, { key: context.key });
+  }
+  if (caller.roots !== undefined) handlers.roots = (params, context) => ctx.listRoots(params, { key: context.key });
+  return handlers;
 }

@@ -1,4 +1,5 @@
 import {
+  type AbortSource,
   isJsonObject,
   JsonRpcError,
   JsonRpcErrorCode,
@@ -11,6 +12,7 @@ import {
   PeerSettings,
   Router,
   type Transport,
+  toAbortSignal,
   toError,
   toErrorObject,
 } from '@mcpkit/jsonrpc-core';
@@ -99,7 +101,7 @@ async function sendHandled(
   notify:
     | ((notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }) => void | Promise<void>)
     | undefined,
-  signal: AbortSignal,
+  signal: AbortSource,
   method: string,
   params: JsonRpcParams | undefined,
 ): Promise<void> {
@@ -467,10 +469,16 @@ export class Server {
   async handle(request: JsonRpcRequest, options: HandleOptions = {}): Promise<JsonRpcResponse | undefined> {
     const signal = options.signal ?? neverAborted();
     const notify = options.notify;
+    // An AbortSignal only when something reads one (an AbortLink from the transport makes it then).
+    let abortSignal = signal instanceof AbortSignal ? signal : undefined;
     const ctx: DispatchContext = {
       requestId: request.id,
       message: request,
-      signal,
+      get signal() {
+        abortSignal ??= toAbortSignal(signal);
+        return abortSignal;
+      },
+      cancellation: signal,
       info: options.info ?? NO_INFO,
       era: options.era,
       // One closure per request, as before the outbound hooks: a request that sends nothing pays for nothing more.

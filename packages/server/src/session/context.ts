@@ -1,4 +1,6 @@
 import {
+  AbortLink,
+  type AbortSource,
   type AuthInfo,
   ContextVariables,
   JsonRpcError,
@@ -40,6 +42,11 @@ export interface DispatchContext {
   readonly message: JsonRpcRequest;
   /** Aborted when the request is cancelled or its response can no longer be delivered. */
   readonly signal: AbortSignal;
+  /**
+   * The same cancellation as `signal` without making an `AbortSignal` (jsonrpc-core's `RequestContext` has one). Absent:
+   * the server reads `signal`.
+   */
+  readonly cancellation?: AbortSource;
   readonly info: MessageInfo;
   /** Sends a notification tied to this request (progress, log messages, listen-stream messages). */
   notify(method: string, params?: JsonRpcParams): Promise<void>;
@@ -171,7 +178,8 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
   readonly #dispatch: DispatchContext;
   readonly #era: RequestEra;
   readonly #loggingDeclared: boolean;
-  #controller: AbortController | undefined = undefined;
+  /** The handler's own abort (modern asking methods: set aside alone by an input round), made on first use. */
+  #link: AbortLink | undefined = undefined;
   /** @internal Whether the method may answer `input_required` (modern tools/call, prompts/get, resources/read). */
   readonly mayAsk: boolean;
   /** Where asks go: the era's route through the server's `InputRounds`, when it has one. */
@@ -218,15 +226,35 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
     const rebound = this.#channel?.signal;
     if (rebound !== undefined) return rebound;
     if (!this.mayAsk) return this.#dispatch.signal;
-    let controller = this.#controller;
-    if (controller === undefined) {
-      controller = new AbortController();
-      this.#controller = controller;
-      const parent = this.#dispatch.signal;
-      if (parent.aborted) controller.abort(parent.reason);
-      else parent.addEventListener('abort', () => controller!.abort(parent.reason), { once: true });
+    return this.#handlerLink().signal;
+  }
+
+  /**
+   * The same cancellation as {@link signal}, as a plain `AbortSource`: reading it makes no `AbortSignal`. Pass it as the
+   * `signal` of a request sent on this one's behalf, where an `AbortSignal` per request would cost more than the
+   * request (the gateway forwards every call with it).
+   *
+   * @example
+   * server.tool('proxy', schema, (args, ctx) =>
+   *   upstream.callTool({ name: 'work', arguments: args }, { signal: ctx.cancellation }),
+   * );
+   */
+  get cancellation(): AbortSource {
+    const rebound = this.#channel?.signal;
+    if (rebound !== undefined) return rebound;
+    if (!this.mayAsk) return this.#dispatch.cancellation ?? this.#dispatch.signal;
+    return this.#handlerLink();
+  }
+
+  #handlerLink(): AbortLink {
+    let link = this.#link;
+    if (link === undefined) {
+      link = new AbortLink();
+      this.#link = link;
+      // Never unlinked: the dispatch's cancellation lives as long as the request.
+      link.follow(this.#dispatch.cancellation ?? this.#dispatch.signal);
     }
-    return controller.signal;
+    return link;
   }
 
   /** The request's params as received (`_meta` included). */
@@ -385,6 +413,6 @@ export class ServerRequestContext<V extends object = ContextVariableMap> extends
 
   /** @internal Sets the handler aside: aborts its signal. */
   abandon(reason: unknown): void {
-    this.#controller?.abort(reason);
+    this.#link?.abort(reason);
   }
 }

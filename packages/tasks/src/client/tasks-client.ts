@@ -256,7 +256,7 @@ export class TasksClient {
   };
 
   /** 2025-11-25: the tool's `execution.taskSupport` (default `forbidden`), listing the tools once if needed. */
-  async #taskSupport(name: string, signal: AbortSignal | undefined): Promise<string> {
+  async #taskSupport(name: string, signal: CallOptions['signal']): Promise<string> {
     const known = (tools: readonly { name: string; execution?: { taskSupport?: string } }[] | undefined) => {
       if (tools === undefined) return;
       this.#support = new Map(tools.map((tool) => [tool.name, tool.execution?.taskSupport ?? 'forbidden']));

@@ -1,6 +1,5 @@
-import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import type { AbortLink, AbortSource, JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest } from '@mcpkit/jsonrpc-core';
 import type { HttpAnswer, HttpExchange } from './http-exchange';
-import type { AbortSource, Canceller } from './request-abort';
 import type { HeadersOption } from './request-headers';
 
 // What the era halves of StreamableHttpClientTransport (legacy-session.ts, modern-requests.ts) share with it: the
@@ -17,7 +16,7 @@ export interface InFlight {
    */
   readonly era: HttpEra;
   /** Aborts the request's POST and its response stream. */
-  readonly cancel: Canceller;
+  readonly cancel: AbortLink;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -35,7 +34,7 @@ export interface StreamChain {
   /** The era whose rules say what happens when the stream ends early: its request's, or legacy's for the standalone one. */
   readonly era: HttpEra;
   /** Aborts every stream of the chain: the request's canceller, or the standalone stream's. */
-  readonly cancel: Canceller;
+  readonly cancel: AbortLink;
   lastEventId?: string;
   retryMs?: number;
   attempts: number;

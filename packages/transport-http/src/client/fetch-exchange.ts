@@ -1,6 +1,6 @@
+import { toAbortSignal } from '@mcpkit/jsonrpc-core';
 import type { HttpAnswer, HttpExchange, HttpRequestInit } from './http-exchange';
 import { isRefusedRedirect, REFUSE_REDIRECTS } from './redirect-mode';
-import { abortSignalOf } from './request-abort';
 import { isClosedConnection, MAX_STALE_RESENDS } from './stale-connection';
 
 /**
@@ -15,7 +15,7 @@ export function fetchExchange(fetchImpl: typeof fetch, refuseRedirects: boolean)
       method: init.method,
       headers: init.headers,
       body: init.body,
-      signal: abortSignalOf(init.signal),
+      signal: toAbortSignal(init.signal),
     };
     if (!refusing || init.method !== 'POST') return new FetchAnswer(await resending(fetchImpl, url.href, request));
     try {

@@ -1,9 +1,8 @@
+import type { AbortSource } from '@mcpkit/jsonrpc-core';
 // The seam between the client transports and the HTTP stack below them. The transports speak MCP over this small
 // interface; what carries the bytes is chosen once per transport (runtime-exchange.ts): the caller's `fetch`, Node's
 // `node:http` keep-alive agents (no `Request`, `Response`, `Headers` or web streams per call), or the runtime's
 // `fetch` anywhere else.
-
-import type { AbortSource } from './request-abort';
 
 /** One HTTP request a client transport makes. */
 export interface HttpRequestInit {
@@ -11,7 +10,7 @@ export interface HttpRequestInit {
   /** Header names in lower case; the transport's own already merged over the caller's. */
   readonly headers: Record<string, string>;
   readonly body?: string;
-  /** Aborting it ends the request and errors a body being read (an `AbortSignal`, or a transport's `Canceller`). */
+  /** Aborting it ends the request and errors a body being read (an `AbortSignal`, or a transport's `AbortLink`). */
   readonly signal: AbortSource;
 }
 

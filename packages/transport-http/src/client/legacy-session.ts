@@ -1,10 +1,15 @@
-import { isJsonRpcRequest, type JsonRpcMessage, type JsonRpcRequest } from '@mcpkit/jsonrpc-core';
+import {
+  AbortLink,
+  type AbortSource,
+  isJsonRpcRequest,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from '@mcpkit/jsonrpc-core';
 import { McpHeaders } from '@mcpkit/protocol';
 import type { ClientCore, HttpEra, InFlight, RoundTripState, StreamChain } from './client-core';
 import { asError, describeMessage, excerpt, StreamableHttpError, streamEndedError } from './errors';
 import type { HttpAnswer } from './http-exchange';
 import { type ReconnectPolicy, reconnectDelay, waitToReconnect } from './reconnect';
-import { type AbortSource, Canceller } from './request-abort';
 import { buildHeaders } from './request-headers';
 import { mediaType } from './response-body';
 import { SseClientTransport } from './sse-client-transport';
@@ -37,7 +42,7 @@ export class LegacySession implements HttpEra {
   readonly #core: ClientCore;
   readonly #options: LegacySessionOptions;
   #initializeRequest: JsonRpcRequest | undefined;
-  #standalone: Canceller | undefined;
+  #standalone: AbortLink | undefined;
   #reinitializing: Promise<void> | undefined;
 
   constructor(core: ClientCore, options: LegacySessionOptions) {
@@ -209,7 +214,7 @@ export class LegacySession implements HttpEra {
   #openStandalone(): Promise<void> {
     const core = this.#core;
     this.stopStandalone();
-    const cancel = new Canceller();
+    const cancel = new AbortLink();
     this.#standalone = cancel;
     const chain: StreamChain = { era: this, cancel, attempts: 0 };
     let answered!: () => void;

@@ -2,8 +2,8 @@ import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
 import type { Readable } from 'node:stream';
 import type * as NodeZlib from 'node:zlib';
+import type { AbortSource } from '@mcpkit/jsonrpc-core';
 import type { HttpAnswer, HttpExchange, HttpRequestInit } from './http-exchange';
-import type { AbortSource } from './request-abort';
 import { isClosedConnection, MAX_STALE_RESENDS } from './stale-connection';
 
 // The exchange on Node: `node:http` / `node:https` through their global keep-alive agents. Node's `fetch` (undici)

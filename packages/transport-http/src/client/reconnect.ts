@@ -1,4 +1,4 @@
-import type { AbortSource } from './request-abort';
+import type { AbortSource } from '@mcpkit/jsonrpc-core';
 
 /**
  * How a client transport reconnects a dropped SSE stream (legacy era: the standalone GET stream, and a POST stream

@@ -1,4 +1,6 @@
 import {
+  AbortLink,
+  type AbortSource,
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
@@ -18,7 +20,6 @@ import type { HttpAnswer, HttpExchange } from './http-exchange';
 import { LegacySession } from './legacy-session';
 import { ModernRequests } from './modern-requests';
 import { type ReconnectOptions, reconnectPolicy } from './reconnect';
-import { type AbortSource, Canceller } from './request-abort';
 import { buildHeaders, type HeadersOption } from './request-headers';
 import { errorResponseIn, mediaType, parseJsonBody } from './response-body';
 import { exchangeFor } from './runtime-exchange';
@@ -107,7 +108,7 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #lifetime = new AbortController();
   readonly #inflight = new Map<RequestId, InFlight>();
   /** Streams being read, so close() can end those whose request was already answered (a resumed GET kept open). */
-  readonly #streams = new Set<Canceller>();
+  readonly #streams = new Set<AbortLink>();
   readonly #legacy: LegacySession;
   readonly #modern: ModernRequests;
   /** Each era's half, by name: the transport picks one per message ({@link #eraOf}) and asks it. */
@@ -259,7 +260,7 @@ export class StreamableHttpClientTransport implements Transport {
   #sendRequest(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<void> {
     if (request.method === 'initialize') this.#legacy.initializing(request);
     return new Promise<void>((resolve, reject) => {
-      const entry: InFlight = { request, era: this.#eraOf(request), cancel: new Canceller(), resolve, reject };
+      const entry: InFlight = { request, era: this.#eraOf(request), cancel: new AbortLink(), resolve, reject };
       this.#inflight.set(request.id, entry);
       if (signal !== undefined) {
         // The peer gave up on this request (aborted or timed out): closing its stream tells the server. The signal is

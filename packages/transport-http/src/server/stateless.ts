@@ -1,5 +1,11 @@
-import type { AuthInfo, JsonRpcRequest, JsonRpcResponse, MessageInfo } from '@mcpkit/jsonrpc-core';
-import { toErrorObject } from '@mcpkit/jsonrpc-core';
+import {
+  AbortLink,
+  type AuthInfo,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type MessageInfo,
+  toErrorObject,
+} from '@mcpkit/jsonrpc-core';
 import { type Era, McpErrorCode } from '@mcpkit/protocol';
 import type { Server, ServerSession } from '@mcpkit/server';
 import { httpRefusalOf } from './http-refusal';
@@ -56,14 +62,26 @@ export function statusOf(response: JsonRpcResponse, era: Era): number {
 
 /** Runs one request through `Server.handle` and streams or returns its response. */
 export function runStateless(run: StatelessRun): Promise<Reply> {
-  const controller = new AbortController();
-  const signal = controller.signal;
+  // An AbortLink, not an AbortController: most requests are never aborted, and nothing reads an AbortSignal unless a
+  // handler asks for `ctx.signal` (or `ctx.info.signal`), which makes one then.
+  const cancel = new AbortLink();
   const stopListening =
-    run.request === undefined ? undefined : onRequestAbort(run.request, (reason) => controller.abort(reason));
+    run.request === undefined ? undefined : onRequestAbort(run.request, (reason) => cancel.abort(reason));
   const info: MessageInfo =
     run.auth === undefined
-      ? { request: run.requestInfo, signal }
-      : { auth: run.auth, request: run.requestInfo, signal };
+      ? {
+          request: run.requestInfo,
+          get signal() {
+            return cancel.signal;
+          },
+        }
+      : {
+          auth: run.auth,
+          request: run.requestInfo,
+          get signal() {
+            return cancel.signal;
+          },
+        };
   let sink: SseWriter | undefined;
   let settle!: (answer: Reply) => void;
   const answer = new Promise<Reply>((resolve) => {
@@ -76,13 +94,13 @@ export function runStateless(run: StatelessRun): Promise<Reply> {
           if (sink === undefined) {
             // Something comes before the response: the answer becomes an SSE stream the response will end.
             const writer = new SseWriter(run.keepAliveMs, run.maxBufferedBytes);
-            writer.onCancel = () => controller.abort(new Error('The client closed the response stream'));
+            writer.onCancel = () => cancel.abort(new Error('The client closed the response stream'));
             sink = writer;
             settle(reply(200, SSE_HEADERS, undefined, writer));
           }
           sink.event(JSON.stringify(notification));
         };
-  run.server.handle(run.message, { info, signal, notify, session: run.session, era: run.era }).then(
+  run.server.handle(run.message, { info, signal: cancel, notify, session: run.session, era: run.era }).then(
     (response) => {
       stopListening?.();
       if (response === undefined) {
