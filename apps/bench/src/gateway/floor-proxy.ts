@@ -177,10 +177,17 @@ function stdioForward(file: string): Forward {
   const waiting = new Map<number, { id: Message['id']; res: ServerResponse }>();
   let nextId = 0;
   child.once('exit', (code, signal) => {
-    for (const { id, res } of waiting.values()) answerError(res, 502, id, -32603, 'The upstream process exited');
-    waiting.clear();
     process.stderr.write(`floor-proxy: the upstream exited (${signal ?? code})\n`);
-    process.exit(1);
+    // Every waiting caller gets its error before the proxy ends.
+    const answered = [...waiting.values()].map(
+      ({ id, res }) =>
+        new Promise((resolve) => {
+          res.once('close', resolve);
+          answerError(res, 502, id, -32603, 'The upstream process exited');
+        }),
+    );
+    waiting.clear();
+    void Promise.all(answered).then(() => process.exit(1));
   });
   // The answers: lines, joined across chunks only where one spans them.
   let partial = '';
