@@ -1,6 +1,6 @@
 // What the peer keeps per request in flight, both ways: the handlers running for inbound requests (per connection),
 // and the outgoing requests awaiting their responses. Plain state and small helpers; the peer drives them.
-import type { AbortSource } from './abort-link';
+import type { AbortLink, AbortSource } from './abort-link';
 import type { InboundRequestContext } from './context';
 import {
   ConnectionClosedError,
@@ -89,7 +89,7 @@ export interface PendingRequest {
    * Set when the transport cancels this request itself (`Transport.cancelsBySignal`): aborted instead of sending the
    * protocol's cancellation notification.
    */
-  readonly cancel: AbortController | undefined;
+  readonly cancel: AbortLink | undefined;
 }
 
 export function timeoutValue(value: number | undefined, name: string): number {
@@ -206,6 +206,24 @@ export function unknownResponseError(id: RequestId): UnknownResponseError {
 }
 
 /** Sends without a caller to tell: failures go to `onFailure`; never throws, never leaves a rejection unhandled. */
+/**
+ * The send options of a request its transport cancels itself: `cancellation` for transports that read it, `signal`
+ * (made on first read) for those that take an `AbortSignal`.
+ */
+export class CancellableSendOptions implements TransportSendOptions {
+  readonly relatedRequestId: RequestId | undefined;
+  readonly cancellation: AbortLink;
+
+  constructor(relatedRequestId: RequestId | undefined, cancellation: AbortLink) {
+    this.relatedRequestId = relatedRequestId;
+    this.cancellation = cancellation;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+}
+
 export function transmit(
   transport: Transport,
   message: JsonRpcMessage,

@@ -1,3 +1,4 @@
+import { AbortLink } from './abort-link';
 import { type ConnectionOwnerEntries, Connection as PeerConnection } from './connection';
 import {
   type ContextPeer,
@@ -11,6 +12,7 @@ import { ConnectionClosedError, InvalidMessageError, JsonRpcError, RequestAborte
 import type { PeerHooks } from './hooks';
 import {
   abortedError,
+  CancellableSendOptions,
   cancelledByPeerError,
   closedWhileHandlingError,
   closedWhilePendingError,
@@ -304,7 +306,7 @@ export class JsonRpcPeer implements ContextPeer {
         totalDeadline: maxTotalMs > 0 ? sentAt + maxTotalMs : Infinity,
         signal: undefined,
         onAbort: undefined,
-        cancel: connection.transport.cancelsBySignal?.(request) === true ? new AbortController() : undefined,
+        cancel: connection.transport.cancelsBySignal?.(request) === true ? new AbortLink() : undefined,
       };
       if (this.#pending === undefined) this.#pending = new Map();
       this.#pending.set(request.id, entry);
@@ -332,7 +334,7 @@ export class JsonRpcPeer implements ContextPeer {
           ? options.relatedRequestId === undefined
             ? undefined
             : { relatedRequestId: options.relatedRequestId }
-          : { relatedRequestId: options.relatedRequestId, signal: entry.cancel.signal },
+          : new CancellableSendOptions(options.relatedRequestId, entry.cancel),
         (error) => this.#failPending(entry, error),
       );
     });

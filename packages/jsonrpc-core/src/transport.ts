@@ -1,3 +1,4 @@
+import type { AbortSource } from './abort-link';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from './messages';
 
 /**
@@ -63,9 +64,12 @@ export interface TransportSendOptions {
   /**
    * Outbound requests on a transport with `cancelsBySignal`: aborted when the peer stops waiting for this request's
    * response (its caller aborted it, or it timed out). The transport tells the other side its own way (HTTP in
-   * MCP 2026-07-28: close the response stream). Absent on transports that leave cancellation to the peer.
+   * MCP 2026-07-28: close the response stream). Absent on transports that leave cancellation to the peer. Made when
+   * first read: a transport that can listen to `cancellation` instead saves making an `AbortSignal` per request.
    */
   signal?: AbortSignal;
+  /** The same cancellation as `signal`, as a plain `AbortSource` (present whenever `signal` is). */
+  cancellation?: AbortSource;
 }
 
 /**

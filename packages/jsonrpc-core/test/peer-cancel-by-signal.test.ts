@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AbortLink } from '../src/abort-link';
 import { RequestAbortedError, RequestTimeoutError } from '../src/errors';
 import type { JsonRpcRequest } from '../src/messages';
 import { JsonRpcPeer } from '../src/peer';
@@ -34,6 +35,26 @@ describe('JsonRpcPeer: transports that cancel by signal', () => {
     expect(options.signal?.reason).toBe('stop');
     await flushMicrotasks();
     expect(transport.methods()).toEqual(['work']);
+  });
+
+  it('passes the same cancellation as a plain AbortSource, and makes no AbortSignal until one is read', async () => {
+    const transport = new SignalTransport();
+    const peer = await peerOn(transport);
+    const controller = new AbortController();
+    const pending = peer.request('work', {}, { signal: controller.signal });
+    const options = transport.sent[0]!.options!;
+    const cancellation = options.cancellation!;
+    expect(cancellation).toBeInstanceOf(AbortLink);
+    let heard: unknown;
+    cancellation.addEventListener('abort', () => {
+      heard = cancellation.reason;
+    });
+    controller.abort('stop');
+    await expect(pending).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(heard).toBe('stop');
+    // Read only now: made already aborted, with the same reason.
+    expect(options.signal?.aborted).toBe(true);
+    expect(options.signal?.reason).toBe('stop');
   });
 
   it('aborts the signal on timeout, with the timeout error as the reason', async () => {

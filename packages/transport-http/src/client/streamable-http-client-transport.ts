@@ -210,7 +210,8 @@ export class StreamableHttpClientTransport implements Transport {
         return;
       }
     }
-    if (isJsonRpcRequest(message)) return this.#sendRequest(message, options?.signal);
+    // `cancellation` first: reading `signal` would make an AbortSignal for the request.
+    if (isJsonRpcRequest(message)) return this.#sendRequest(message, options?.cancellation ?? options?.signal);
     return this.#postOther(message);
   }
 
@@ -257,7 +258,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- requests ----
 
-  #sendRequest(request: JsonRpcRequest, signal: AbortSignal | undefined): Promise<void> {
+  #sendRequest(request: JsonRpcRequest, signal: AbortSource | undefined): Promise<void> {
     if (request.method === 'initialize') this.#legacy.initializing(request);
     return new Promise<void>((resolve, reject) => {
       const entry: InFlight = { request, era: this.#eraOf(request), cancel: new AbortLink(), resolve, reject };
