@@ -95,21 +95,24 @@ describe('progress', () => {
   });
 });
 
+/** Calls the `wait` tool in `era` (initializing first in legacy); aborting the returned controller cancels the call. */
+async function callWait(harness: Harness, era: 'legacy' | 'modern'): Promise<AbortController> {
+  if (era === 'legacy') await initialize(harness.client, '2025-11-25');
+  const controller = new AbortController();
+  harness.client
+    .request('tools/call', era === 'modern' ? modern({ name: 'wait' }) : { name: 'wait' }, {
+      signal: controller.signal,
+    })
+    .catch(() => {});
+  return controller;
+}
+
 describe('cancellation and context', () => {
   for (const era of ['legacy', 'modern'] as const) {
     it(`notifications/cancelled aborts the handler's signal (${era})`, async () => {
       const { server, seen } = instrumented();
       const harness = await connect(server, { messageInfo: { auth: { token: 'tok', clientId: 'app' } } });
-      if (era === 'legacy') await initialize(harness.client, '2025-11-25');
-      const controller = new AbortController();
-      const call = harness.client.request(
-        'tools/call',
-        era === 'modern' ? modern({ name: 'wait' }) : { name: 'wait' },
-        {
-          signal: controller.signal,
-        },
-      );
-      call.catch(() => {});
+      const controller = await callWait(harness, era);
       await until(() => seen.era !== undefined);
       expect(seen.era).toBe(era);
       expect(seen.auth).toEqual({ token: 'tok', clientId: 'app' });
@@ -142,16 +145,7 @@ describe('ctx.cancellation: the same cancellation without an AbortSignal', () =>
     it(`aborts with notifications/cancelled, and agrees with ctx.signal (${era})`, async () => {
       const { server, seen } = listening();
       const harness = await connect(server);
-      if (era === 'legacy') await initialize(harness.client, '2025-11-25');
-      const controller = new AbortController();
-      const call = harness.client.request(
-        'tools/call',
-        era === 'modern' ? modern({ name: 'wait' }) : { name: 'wait' },
-        {
-          signal: controller.signal,
-        },
-      );
-      call.catch(() => {});
+      const controller = await callWait(harness, era);
       await until(() => seen.started === true);
       expect(seen.plain).toBe(true);
       controller.abort('user gave up');

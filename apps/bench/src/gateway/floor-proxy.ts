@@ -22,6 +22,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { announce } from '../servers/http/http-args';
+import { upstreamArguments } from './upstream-args';
 
 /** The direct server's `maxBodyBytes` (servers/http/mcpkit-http-server.ts). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -38,17 +39,8 @@ interface Message {
 /** Where a parsed request goes: answers `res` itself, whatever happens upstream. */
 type Forward = (message: Message, req: IncomingMessage, res: ServerResponse) => void;
 
-const argument = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-};
-const upstreamUrl = argument('--upstream');
-const upstreamCommand = argument('--upstream-command');
-if ((upstreamUrl === undefined) === (upstreamCommand === undefined)) {
-  throw new Error('floor-proxy: pass --upstream <url> or --upstream-command <file>');
-}
-const forward: Forward =
-  upstreamUrl !== undefined ? httpForward(new URL(upstreamUrl)) : stdioForward(upstreamCommand as string);
+const target = upstreamArguments('floor-proxy');
+const forward: Forward = target.url !== undefined ? httpForward(new URL(target.url)) : stdioForward(target.command);
 
 const server = createServer((req, res) => {
   if (!(req.url ?? '/').startsWith('/mcp')) {

@@ -9,28 +9,21 @@ import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/transport-http';
 import { listen } from '@mcpkit/transport-http/node';
 import { announce } from '../servers/http/http-args';
+import { upstreamArguments } from './upstream-args';
 
-const argument = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-};
-const upstreamUrl = argument('--upstream');
-const upstreamCommand = argument('--upstream-command');
-if ((upstreamUrl === undefined) === (upstreamCommand === undefined)) {
-  throw new Error('gateway-server: pass --upstream <url> or --upstream-command <file>');
-}
+const target = upstreamArguments('gateway-server');
 
 const front = new McpServer({ name: 'bench-gateway', version: '1.0.0' });
 const gateway = new Gateway(front);
 const mount = await gateway.mount(
   '',
-  upstreamCommand !== undefined
-    ? upstream({ command: process.execPath, args: [upstreamCommand] })
-    : upstream({ url: upstreamUrl as string }),
+  target.command !== undefined
+    ? upstream({ command: process.execPath, args: [target.command] })
+    : upstream({ url: target.url }),
 );
 if (mount.status !== 'up') throw new Error(`the upstream is ${mount.status}`);
 process.stderr.write(
-  `gateway: upstream ${upstreamCommand === undefined ? 'http' : 'stdio'}, era ${mount.client?.era}\n`,
+  `gateway: upstream ${target.command === undefined ? 'http' : 'stdio'}, era ${mount.client?.era}\n`,
 );
 // The direct server's options in its 2026-07-28 mode (servers/http/mcpkit-http-server.ts): a front answering with
 // SSE where the direct server answers with JSON would measure the response mode, not the hop.
