@@ -1,4 +1,4 @@
-// `node --conditions=@mcpkit/source --import tsx src/gateway/hop-cpu.ts`: the CPU one gateway hop adds, in one process
+// `bench:gateway-cpu` (hop-cpu-built.ts bundles and runs this file): the CPU one gateway hop adds, in one process
 // with no I/O (jsonrpc-core's in-memory pairs), so the figure is the code's own cost and not the transports' or the
 // machine's noise. direct: a Client calls `echo` on the bench server; gateway: the same Client calls it through a
 // front McpServer with the server mounted with an empty namespace (a second in-memory pair upstream). 16 callers at
