@@ -38,15 +38,12 @@ export class UpstreamRequests {
    * (`relatedRequestId`: a legacy Streamable HTTP upstream's questions and log messages on a call's response stream)
    * reaches the caller that request was sent for. Installed with `client.use` on a client the mount owns.
    */
-  readonly middleware: ClientMiddleware = async (ctx, next) => {
+  readonly middleware: ClientMiddleware = (ctx, next) => {
     // Only an upstream that asks outside its calls needs it (legacy); a 2026-07-28 one asks within their input rounds.
+    // Not an async function: a call that passes straight through makes no promise of its own.
     if (ctx.direction !== 'outbound' || !upstreamEra(ctx.era).asksOutsideCalls) return next();
     this.#sent.add(ctx);
-    try {
-      return await next();
-    } finally {
-      this.#sent.delete(ctx);
-    }
+    return next().finally(() => this.#sent.delete(ctx));
   };
 
   constructor(namespace: string, extensions: Record<string, readonly string[]> | undefined) {
