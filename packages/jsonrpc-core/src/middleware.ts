@@ -110,7 +110,8 @@ export class MiddlewareChain<C, R = unknown> {
     const next: Next<R> = async () => {
       called = true;
       try {
-        passed = await this.#step(layers, index + 1, ctx, terminal);
+        // The innermost layer's next calls the terminal itself: no async frame (and promise) of #step around it.
+        passed = await (index + 1 === layers.length ? terminal(ctx) : this.#step(layers, index + 1, ctx, terminal));
         return passed;
       } catch (error) {
         failedNext = true;
