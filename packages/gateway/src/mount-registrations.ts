@@ -39,7 +39,7 @@ export interface RegistrationsHost {
     ctx: ServerRequestContext,
     name: string,
     args: Record<string, unknown> | undefined,
-    downstream: (result: CallToolResult) => CallToolResult,
+    downstream: ((result: CallToolResult) => CallToolResult) | undefined,
   ): Promise<CallToolResult>;
   /** How the downstream may run an upstream tool as a task; `undefined` when tasks do not cross. */
   execution(tool: Tool): ToolExecution | undefined;
@@ -227,6 +227,13 @@ export class MountRegistrations {
   #registerTool(exposed: string, tool: Tool): Removable {
     const upstreamName = tool.name;
     const execution = this.#host.execution(tool);
+    // Made once per tool, and none at all without a URI prefix (the result passes as it is).
+    const names = this.#host.names;
+    const downstream =
+      names.uriPrefix === ''
+        ? undefined
+        : (result: CallToolResult) =>
+            Array.isArray(result?.content) ? { ...result, content: downstreamBlocks(names, result.content) } : result;
     const registered = this.#host.server.registerTool(
       exposed,
       {
@@ -240,12 +247,7 @@ export class MountRegistrations {
         _meta: tool._meta,
         ...(execution === undefined ? {} : { execution }),
       },
-      (args, ctx) =>
-        this.#host.callTool(ctx, upstreamName, args, (result) =>
-          this.#host.names.uriPrefix === '' || !Array.isArray(result?.content)
-            ? result
-            : { ...result, content: downstreamBlocks(this.#host.names, result.content) },
-        ),
+      (args, ctx) => this.#host.callTool(ctx, upstreamName, args, downstream),
     );
     if (execution === undefined) return registered;
     this.#host.startsInHandler(exposed, true);

@@ -16,6 +16,9 @@ import { UpstreamRequests } from './upstream-requests';
 import { callAsTask, crossedExecution, wantsTask } from './upstream-tasks';
 import { WatchedTransport } from './watched-transport';
 
+/** A tool result the downstream takes as it is. */
+const same = (result: CallToolResult): CallToolResult => result;
+
 /** What a mount reports to the gateway that owns it. */
 export interface MountHost {
   readonly server: McpServer;
@@ -162,13 +165,16 @@ export class Mount {
    * Sends one downstream request upstream with this request's progress, cancellation, log level and questions
    * crossing; upstream JSON-RPC errors pass as they are, local failures become -32603 naming the mount.
    */
-  async forward<R>(ctx: ServerRequestContext, method: string, params: Record<string, unknown>): Promise<R> {
+  forward<R>(ctx: ServerRequestContext, method: string, params: Record<string, unknown>): Promise<R> {
+    // Not an async function: the forwarded request's own promise is the answer, with no frame of this one around it.
     const client = this.client;
     if (client === undefined) {
-      throw new JsonRpcError(
-        JsonRpcErrorCode.InternalError,
-        `mount '${this.namespace}': the upstream is ${this.#status}; ${method} cannot be forwarded now`,
-        { mount: this.namespace, method, status: this.#status },
+      return Promise.reject(
+        new JsonRpcError(
+          JsonRpcErrorCode.InternalError,
+          `mount '${this.namespace}': the upstream is ${this.#status}; ${method} cannot be forwarded now`,
+          { mount: this.namespace, method, status: this.#status },
+        ),
       );
     }
     return this.#requests.forward<R>(client, ctx, method, params, this.#forwardFailed);
@@ -185,26 +191,27 @@ export class Mount {
 
   /**
    * Calls an upstream tool for a downstream `tools/call`: as a task when the downstream asked for one and both sides
-   * can (see upstream-tasks.ts), else forwarded as a plain call.
+   * can (see upstream-tasks.ts), else forwarded as a plain call. `downstream` maps the result (URIs), if it must.
    */
-  async callTool(
+  callTool(
     ctx: ServerRequestContext,
     name: string,
     args: Record<string, unknown> | undefined,
-    downstream: (result: CallToolResult) => CallToolResult = (result) => result,
+    downstream?: (result: CallToolResult) => CallToolResult,
   ): Promise<CallToolResult> {
     const params = { name, arguments: args ?? {} };
     const client = this.client;
     const server = this.#host.tasks?.server;
     const tasksClient = this.#tasksClient;
     if (client === undefined || server === undefined || tasksClient?.client !== client || !wantsTask(ctx)) {
-      return downstream(await this.forward<CallToolResult>(ctx, 'tools/call', params));
+      const forwarded = this.forward<CallToolResult>(ctx, 'tools/call', params);
+      return downstream === undefined ? forwarded : forwarded.then(downstream);
     }
-    try {
-      return await callAsTask({ server, client: tasksClient }, ctx, params, downstream, this.#requests);
-    } catch (error) {
-      throw this.#requests.failure(error, 'tools/call');
-    }
+    return callAsTask({ server, client: tasksClient }, ctx, params, downstream ?? same, this.#requests).catch(
+      (error: unknown) => {
+        throw this.#requests.failure(error, 'tools/call');
+      },
+    );
   }
 
   /** How an upstream tool may run as a task downstream (`undefined` when tasks do not cross on this mount). */
