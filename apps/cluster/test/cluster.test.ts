@@ -166,7 +166,13 @@ describe.skipIf(noRedis)('apps/cluster: three instances, one Redis, no affinity'
     const from = proxy.forwarded.length;
     const task = await tasks.callToolAsTask({ name: 'build', arguments: { ms: 10_000 } });
     expect(task.immediate).toBe(false);
-    const status = await task.status();
+    // The tool sets its status message once it runs, after the task was created: poll until it is there (under load
+    // the first poll can come before it).
+    let status = await task.status();
+    await waitFor(async () => {
+      status = await task.status();
+      return status.statusMessage !== undefined;
+    });
     expect(status.status).toBe('working');
     expect(status.statusMessage).toMatch(/^building on [abc]$/);
     await task.cancel();
