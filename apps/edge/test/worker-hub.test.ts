@@ -3,8 +3,10 @@ import { StreamableHttpClientTransport } from '@mcpkit/transport-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker, type RunningWorkers, startWorkers } from './workerd';
 
-// workerd forbids one request to write to another request's stream: in the isolates, a 2026-07-28 listen stream never
-// hears a change another request makes. With `hub`, those requests are served in one Durable Object, where it does.
+// workerd forbids one request to touch an I/O object another request created (a native stream, an AbortSignal). A
+// 2026-07-28 listen stream's events go through plain JavaScript (its cancellation is an AbortLink, not an AbortSignal),
+// so a change made by another request of the same isolate reaches it; isolates share no memory, so a change made in
+// another one never does. With `hub`, every such request is served in one Durable Object, where all of them do.
 
 let isolates: RunningWorkers;
 let hub: RunningWorkers;
@@ -42,10 +44,12 @@ async function heardUpdates(workers: RunningWorkers, actorVia: 'a' | 'b', waitMs
 }
 
 describe('2026-07-28 listen streams on Workers', () => {
-  it('in the isolates: a change made by another request, even in the same Worker, does not reach the stream', async () => {
-    // Documents workerd's rule (and the reason for `hub`): this fails the day a Worker may write to another request's
-    // stream, and the README's advice must change with it.
-    expect(await heardUpdates(isolates, 'a', 500)).toEqual([]);
+  it('in the isolates: a change made by another request of the same isolate reaches the stream', async () => {
+    expect(await heardUpdates(isolates, 'a', 3000)).toEqual(['edge://counter']);
+  });
+
+  it('in the isolates: a change made in another isolate does not (the reason for `hub`)', async () => {
+    expect(await heardUpdates(isolates, 'b', 500)).toEqual([]);
   });
 
   it('with hub: the change reaches the stream, from any Worker', async () => {

@@ -64,8 +64,8 @@ describe('state on the platform', () => {
     const again = second.tasks.task(task.taskId);
     expect((await again.status()).status).toBe('completed');
     expect(textOf(await again.result())).toBe('42');
-    // Polled, not waited on: a listen stream (what `wait` opens) is another request, which in the isolates never hears
-    // of the task another request resumed (workerd's cross-request rule; see the `hub` option).
+    // Polled, not waited on: a listen stream (what `wait` opens) is another request, which in the isolates hears of the
+    // task only if its own isolate resumed it (isolates share no memory; see the `hub` option).
     const resumed = second.tasks.task(cut.taskId);
     let status = (await resumed.status()).status;
     for (let i = 0; i < 100 && status === 'working'; i++) {

@@ -32,10 +32,10 @@ export interface McpWorkerOptions<Env> {
   sessions?: string;
   /**
    * Serve every request without a session in one Durable Object instead of the isolate that got it: the name of a
-   * binding of {@link defineMcpSessionObject}'s class (it may be the `sessions` one). workerd forbids a request to
-   * touch another request's streams or signals, so in the isolates a 2026-07-28 `subscriptions/listen` stream never
-   * hears of a list change another request makes, and `tasks/cancel` cannot stop a task another request started; in
-   * one object both work. The price: one object's throughput for all of those requests. Legacy requests without a
+   * binding of {@link defineMcpSessionObject}'s class (it may be the `sessions` one). Isolates share no memory and
+   * workerd forbids a request to touch another request's streams or signals, so in the isolates a 2026-07-28
+   * `subscriptions/listen` stream hears only the changes made in its own isolate, and `tasks/cancel` cannot stop a task
+   * another request started; in one object both work. The price: one object's throughput for all of those requests. Legacy requests without a
    * session then need one (400), as with `createStreamableHttpHandler`'s default.
    */
   hub?: string;
