@@ -166,13 +166,15 @@ describe.skipIf(noRedis)('apps/cluster: three instances, one Redis, no affinity'
     const from = proxy.forwarded.length;
     const task = await tasks.callToolAsTask({ name: 'build', arguments: { ms: 10_000 } });
     expect(task.immediate).toBe(false);
-    // The tool sets its status message once it runs, after the task was created: poll until it is there (under load
-    // the first poll can come before it).
-    let status = await task.status();
-    await waitFor(async () => {
-      status = await task.status();
-      return status.statusMessage !== undefined;
-    });
+    // The tool sets its status message once it runs, after the task was created: under load a first poll can come
+    // before it. Wait for it on an instance directly, so that the proxy's round robin (one request per instance, in
+    // turn) still sends the one poll below and the cancel to the two other instances.
+    const direct = new Client({ name: 'cluster-test-direct', version: '1.0.0' });
+    await direct.connect(new StreamableHttpClientTransport(instances[0]!.url), { era: 'modern' });
+    clients.push(direct);
+    const watched = new TasksClient(direct).task(task.taskId);
+    await waitFor(async () => (await watched.status()).statusMessage !== undefined);
+    const status = await task.status();
     expect(status.status).toBe('working');
     expect(status.statusMessage).toMatch(/^building on [abc]$/);
     await task.cancel();
