@@ -109,7 +109,11 @@ function computeAvailability(method: string, version: string): MethodAvailabilit
  * ```
  */
 export function isRequestMethod(method: string): boolean {
-  return ruleFor(method)?.spans.some((span) => span.kind !== 'notification') === true;
+  const rule = ruleFor(method);
+  if (rule === undefined) return false;
+  // Asked for every request on both sides: a loop, not a callback made per call.
+  for (const span of rule.spans) if (span.kind !== 'notification') return true;
+  return false;
 }
 
 /**
