@@ -446,13 +446,16 @@ export class LeanClient {
    * const alerts = await client.request('com.example/alerts/list', { region: 'eu' }, { resultSchema: AlertsSchema });
    * ```
    */
-  async request<R = Record<string, unknown>>(
+  request<R = Record<string, unknown>>(
     method: string,
     params?: Record<string, unknown>,
-    options: RequestCallOptions<R> = {},
+    options?: RequestCallOptions<R>,
   ): Promise<R> {
-    const result = await this.#requests.call<unknown>(method, params, options, behaviourOf(method));
-    return options.resultSchema === undefined ? (result as R) : checkResult(method, result, options.resultSchema);
+    // The gateway forwards every call through here: without a resultSchema the pipeline's promise is the answer (no
+    // async frame of its own), and a call without options takes the pipeline's shared defaults.
+    const sent = this.#requests.call<unknown>(method, params, options, behaviourOf(method));
+    const schema = options?.resultSchema;
+    return schema === undefined ? (sent as Promise<R>) : sent.then((result) => checkResult(method, result, schema));
   }
 
   /**

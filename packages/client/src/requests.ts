@@ -63,8 +63,16 @@ const NO_BEHAVIOUR: CallBehaviour = Object.freeze({});
  * checked against the revision; a method the spec does not have is the app's own and is sent unchecked.
  */
 export function behaviourOf(method: string): CallBehaviour {
-  return { mayNeedInput: INPUT_REQUIRED_METHODS.has(method), custom: !isRequestMethod(method) };
+  const mayNeedInput = INPUT_REQUIRED_METHODS.has(method);
+  // One of four shared answers rather than an object per request.
+  if (isRequestMethod(method)) return mayNeedInput ? SPEC_MAY_NEED_INPUT : SPEC_REQUEST;
+  return mayNeedInput ? CUSTOM_MAY_NEED_INPUT : CUSTOM_REQUEST;
 }
+
+const SPEC_REQUEST: CallBehaviour = Object.freeze({ mayNeedInput: false, custom: false });
+const SPEC_MAY_NEED_INPUT: CallBehaviour = Object.freeze({ mayNeedInput: true, custom: false });
+const CUSTOM_REQUEST: CallBehaviour = Object.freeze({ mayNeedInput: false, custom: true });
+const CUSTOM_MAY_NEED_INPUT: CallBehaviour = Object.freeze({ mayNeedInput: true, custom: true });
 
 /**
  * What every outgoing request goes through: the method must exist in the revision and (unless enforcement is off)
