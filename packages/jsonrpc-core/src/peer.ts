@@ -12,7 +12,6 @@ import { ConnectionClosedError, InvalidMessageError, JsonRpcError, RequestAborte
 import type { PeerHooks } from './hooks';
 import {
   abortedError,
-  CancellableSendOptions,
   cancelledByPeerError,
   closedWhileHandlingError,
   closedWhilePendingError,
@@ -21,6 +20,7 @@ import {
   isPromiseLike,
   type PendingRequest,
   releasePending,
+  requestSendOptions,
   shiftDeadlines,
   takeRunning,
   timeoutError,
@@ -83,6 +83,10 @@ export class JsonRpcPeer implements ContextPeer {
   /** Open `holdTimeouts()` holds, and since when (`now()` time) the first of them holds. */
   #holds = 0;
   #heldSince = 0;
+  /** What a failed send of a request fails it with: made on first use, then shared by every request. */
+  #pendingFailer: ((entry: PendingRequest, error: unknown) => void) | undefined = undefined;
+  /** What a failed send of a response reports with (`transmit`'s subject is the peer): one for every peer. */
+  static readonly #reportFailure = (peer: JsonRpcPeer, error: unknown): void => peer.#report(error);
 
   static {
     PeerConnection.owner = {
@@ -327,16 +331,8 @@ export class JsonRpcPeer implements ContextPeer {
         entry.onAbort = onAbort;
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      transmit(
-        connection.transport,
-        request,
-        entry.cancel === undefined
-          ? options.relatedRequestId === undefined
-            ? undefined
-            : { relatedRequestId: options.relatedRequestId }
-          : new CancellableSendOptions(options.relatedRequestId, entry.cancel),
-        (error) => this.#failPending(entry, error),
-      );
+      const sendOptions = requestSendOptions(options.relatedRequestId, entry.cancel);
+      transmit(connection.transport, request, sendOptions, this.#failPendingOnError, entry);
     });
   }
 
@@ -388,6 +384,11 @@ export class JsonRpcPeer implements ContextPeer {
       const total = entry.totalDeadline <= time;
       this.#timeOut(entry, total ? entry.maxTotalMs : entry.timeoutMs, total);
     }
+  }
+
+  get #failPendingOnError(): (entry: PendingRequest, error: unknown) => void {
+    this.#pendingFailer ??= (entry, error) => this.#failPending(entry, error);
+    return this.#pendingFailer;
   }
 
   #failPending(entry: PendingRequest, error: unknown): void {
@@ -444,7 +445,7 @@ export class JsonRpcPeer implements ContextPeer {
         this.#settleResponse(message as JsonRpcResponse);
       } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
         // It looked like a request and has an id: answer it, as JSON-RPC asks.
-        transmit(connection.transport, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
+        transmit(connection.transport, kind, { relatedRequestId: kind.id }, JsonRpcPeer.#reportFailure, this);
       } else {
         this.#report(
           new InvalidMessageError(`Received an invalid JSON-RPC message: ${kind.error.message}`, {
@@ -473,7 +474,7 @@ export class JsonRpcPeer implements ContextPeer {
     ctx.dispose();
     // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
     if (ctx.aborted || connection.closed) return;
-    transmit(connection.transport, response, { relatedRequestId: id }, (error) => this.#report(error));
+    transmit(connection.transport, response, { relatedRequestId: id }, JsonRpcPeer.#reportFailure, this);
   }
 
   #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {
