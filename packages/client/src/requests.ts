@@ -177,7 +177,7 @@ export class RequestPipeline {
   }
 
   /** Sends one request of the session's era; retries once when the era names a version to retry with (-32022). */
-  async #sendNow(
+  #sendNow(
     peer: JsonRpcPeer,
     session: SessionState,
     method: string,
@@ -203,25 +203,44 @@ export class RequestPipeline {
       // Middleware learns the id the engine gave the request (tracing's jsonrpc.request.id, logs).
       if (ctx !== undefined) peerOptions.onRequest = (request) => ctx.sent(request.id);
     }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const wire = session.era.wireParams(session.version, params, options);
-        const result = await peer.request(method, wire, peerOptions);
-        if (!isJsonObject(result)) {
-          throw new McpClientError('ERR_INVALID_RESULT', `${method} answered with a result that is not an object`, {
-            method,
-            result,
-          });
-        }
-        return result;
-      } catch (error) {
-        const next = attempt === 0 ? session.era.retryVersion(error) : undefined;
-        if (next === undefined || next === session.version) {
-          throw explainMissingInputCapability(error, method, this.#settings.handlers) ?? error;
-        }
-        session.version = next;
+    return this.#attempt(peer, session, method, params, options, peerOptions, true);
+  }
+
+  /**
+   * One send of `#sendNow`. Every request goes through it, so it is one `.then` (a result that must be an object, or
+   * the error: retried once when `mayRetry` and the era names another version) rather than an async function, whose
+   * frame and await cost more than the request's own objects.
+   */
+  #attempt(
+    peer: JsonRpcPeer,
+    session: SessionState,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    peerOptions: RequestOptions,
+    mayRetry: boolean,
+  ): Promise<JsonObject> {
+    const failed = (error: unknown): Promise<JsonObject> => {
+      const next = mayRetry ? session.era.retryVersion(error) : undefined;
+      if (next === undefined || next === session.version) {
+        throw explainMissingInputCapability(error, method, this.#settings.handlers) ?? error;
       }
+      session.version = next;
+      return this.#attempt(peer, session, method, params, options, peerOptions, false);
+    };
+    let sent: Promise<unknown>;
+    try {
+      sent = peer.request(method, session.era.wireParams(session.version, params, options), peerOptions);
+    } catch (error) {
+      return Promise.reject(error).then(undefined, failed);
     }
+    return sent.then((result) => {
+      if (isJsonObject(result)) return result;
+      throw new McpClientError('ERR_INVALID_RESULT', `${method} answered with a result that is not an object`, {
+        method,
+        result,
+      });
+    }, failed);
   }
 
   /** Refuses, locally, a method the revision does not have or (when enforcing) the server did not declare. */
