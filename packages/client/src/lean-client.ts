@@ -349,15 +349,17 @@ export class LeanClient {
     params: CallToolRequestParams,
     options?: CallToolOptions,
   ): Promise<TypedCallToolResult<S>>;
-  async callTool(
+  callTool(
     params: CallToolRequestParams,
     options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
   ): Promise<CallToolResult> {
-    const result = await this.#requests.call<CallToolResult>('tools/call', params, options, MAY_NEED_INPUT);
-    const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
-    if (schema !== undefined)
-      checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result, this.#jsonSchema);
-    return result;
+    // The call most clients make most: a .then rather than an async frame around the pipeline's promise.
+    return this.#requests.call<CallToolResult>('tools/call', params, options, MAY_NEED_INPUT).then((result) => {
+      const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
+      if (schema !== undefined)
+        checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result, this.#jsonSchema);
+      return result;
+    });
   }
 
   /** One page of `resources/list`. */

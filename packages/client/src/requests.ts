@@ -92,54 +92,82 @@ export class RequestPipeline {
     this.#connection = connection;
   }
 
-  async call<R>(
+  call<R>(
     method: string,
     input: object | undefined,
     options: CallOptions = NO_CALL_OPTIONS,
     behaviour: CallBehaviour = NO_BEHAVIOUR,
   ): Promise<R> {
     const params = input as JsonObject | undefined;
-    const { peer, session } = this.#connection(method);
-    if (behaviour.custom !== true) this.#check(method, session, params);
-    const cache = this.#settings.cache;
-    const carriesInput =
-      params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
-    const cacheKey = session.era.cachesResults && cache !== undefined ? behaviour.cacheKey : undefined;
-    if (cacheKey !== undefined && !carriesInput && options.cache !== false) {
-      const cached = cache!.get(method, cacheKey, this.#settings.authContext());
-      if (cached !== undefined) return cached as R;
+    let connection: Connection;
+    let cacheKey: string | undefined;
+    let carriesInput: boolean;
+    try {
+      connection = this.#connection(method);
+      const session = connection.session;
+      if (behaviour.custom !== true) this.#check(method, session, params);
+      const cache = this.#settings.cache;
+      carriesInput = params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
+      cacheKey = session.era.cachesResults && cache !== undefined ? behaviour.cacheKey : undefined;
+      if (cacheKey !== undefined && !carriesInput && options.cache !== false) {
+        const cached = cache!.get(method, cacheKey, this.#settings.authContext());
+        if (cached !== undefined) return Promise.resolve(cached as R);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
-    let round = 0;
-    let result = await this.#send(peer, session, method, params, options, round);
-    if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
-    const mayNeedInput = behaviour.mayNeedInput === true;
-    // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
-    let cacheable = cacheKey !== undefined && !carriesInput;
-    if (isInputRequired(method, result, session, mayNeedInput)) {
-      cacheable = false;
-      result = await completeWithInput(
-        method,
-        params,
-        result,
-        (retry) => this.#send(peer, session, method, retry, options, ++round),
-        {
-          handlers: options.inputHandlers ?? this.#settings.handlers,
-          capabilities: this.#settings.capabilities,
-          maxRounds: this.#settings.maxInputRounds,
-          session,
-          mayNeedInput,
-          signal: options.signal,
-          extensionResultTypes: this.#settings.extensionResultTypes,
-        },
-      );
-      // The last round may end in a result an extension owns (a tool that gathered input, then became a task).
+    const { peer, session } = connection;
+    // Every request passes here: one .then rather than an async frame; only input rounds need one (#withInput).
+    return this.#send(peer, session, method, params, options, 0).then((result) => {
       if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
-    }
+      const mayNeedInput = behaviour.mayNeedInput === true;
+      if (isInputRequired(method, result, session, mayNeedInput)) {
+        return this.#withInput<R>(peer, session, method, params, options, behaviour, result);
+      }
+      // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
+      return this.#complete<R>(method, behaviour, result, carriesInput ? undefined : cacheKey);
+    });
+  }
+
+  /** Takes an `input_required` result through its rounds; the complete result is never cached (SEP-2322). */
+  async #withInput<R>(
+    peer: JsonRpcPeer,
+    session: SessionState,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    behaviour: CallBehaviour,
+    first: JsonObject,
+  ): Promise<R> {
+    let round = 0;
+    const mayNeedInput = behaviour.mayNeedInput === true;
+    const result = await completeWithInput(
+      method,
+      params,
+      first,
+      (retry) => this.#send(peer, session, method, retry, options, ++round),
+      {
+        handlers: options.inputHandlers ?? this.#settings.handlers,
+        capabilities: this.#settings.capabilities,
+        maxRounds: this.#settings.maxInputRounds,
+        session,
+        mayNeedInput,
+        signal: options.signal,
+        extensionResultTypes: this.#settings.extensionResultTypes,
+      },
+    );
+    // The last round may end in a result an extension owns (a tool that gathered input, then became a task).
+    if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
+    return this.#complete<R>(method, behaviour, result, undefined);
+  }
+
+  /** A complete result: transformed, and cached under `cacheKey` when it has one. */
+  #complete<R>(method: string, behaviour: CallBehaviour, result: JsonObject, cacheKey: string | undefined): R {
     const complete = behaviour.transform ? behaviour.transform(result) : result;
-    if (cacheable) {
-      cache!.set(
+    if (cacheKey !== undefined) {
+      this.#settings.cache!.set(
         method,
-        cacheKey!,
+        cacheKey,
         this.#settings.authContext(),
         complete,
         complete.ttlMs as number | undefined,
