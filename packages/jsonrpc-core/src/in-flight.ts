@@ -154,7 +154,23 @@ export function shiftDeadlines(pending: Iterable<PendingRequest>, heldMs: number
   return next;
 }
 
+/** The pending requests due at `time`, and the earliest deadline of the others (`Infinity` when none is left). */
+export function dueRequests(pending: Iterable<PendingRequest>, time: number): { due: PendingRequest[]; next: number } {
+  const due: PendingRequest[] = [];
+  let next = Infinity;
+  for (const entry of pending) {
+    const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
+    if (deadline <= time) due.push(entry);
+    else if (deadline < next) next = deadline;
+  }
+  return { due, next };
+}
+
 // The errors a request in flight ends with, each naming the method, the id and why.
+
+export function notConnectedError(what: 'request' | 'notification', method: string): ConnectionClosedError {
+  return new ConnectionClosedError(`Cannot send ${what} '${method}': the peer is not connected`, { method });
+}
 
 function label(method: string, id: RequestId): string {
   return `'${method}' (id ${describeId(id)})`;
