@@ -1,4 +1,4 @@
-import { AbortLink } from './abort-link';
+import { AbortLink, ONCE } from './abort-link';
 import { type ConnectionOwnerEntries, Connection as PeerConnection } from './connection';
 import {
   type ContextPeer,
@@ -327,7 +327,7 @@ export class JsonRpcPeer implements ContextPeer {
         const onAbort = () => this.#abortPending(entry, signal.reason);
         entry.signal = signal;
         entry.onAbort = onAbort;
-        signal.addEventListener('abort', onAbort, { once: true });
+        signal.addEventListener('abort', onAbort, ONCE);
       }
       const sendOptions = requestSendOptions(options.relatedRequestId, entry.cancel);
       transmit(connection.transport, request, sendOptions, this.#failPendingOnError, entry);
