@@ -66,7 +66,7 @@ import type {
   TypedCallToolResult,
 } from './options';
 import { checkStructuredContent, type JsonSchemaValidator } from './output-schema';
-import { behaviourOf, type CallBehaviour, checkResult, RequestPipeline } from './requests';
+import { type CallBehaviour, RequestPipeline } from './requests';
 import type { ResponseCache } from './response-cache';
 import { dropInvalidTools } from './tool-filter';
 import { tellTransportVersion } from './versioned-transport';
@@ -353,7 +353,6 @@ export class LeanClient {
     params: CallToolRequestParams,
     options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
   ): Promise<CallToolResult> {
-    // The call most clients make most: a .then rather than an async frame around the pipeline's promise.
     return this.#requests.call<CallToolResult>('tools/call', params, options, MAY_NEED_INPUT).then((result) => {
       const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
       if (schema !== undefined)
@@ -453,11 +452,7 @@ export class LeanClient {
     params?: Record<string, unknown>,
     options?: RequestCallOptions<R>,
   ): Promise<R> {
-    // The gateway forwards every call through here: without a resultSchema the pipeline's promise is the answer (no
-    // async frame of its own), and a call without options takes the pipeline's shared defaults.
-    const sent = this.#requests.call<unknown>(method, params, options, behaviourOf(method));
-    const schema = options?.resultSchema;
-    return schema === undefined ? (sent as Promise<R>) : sent.then((result) => checkResult(method, result, schema));
+    return this.#requests.request<R>(method, params, options);
   }
 
   /**

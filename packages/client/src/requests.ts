@@ -18,7 +18,7 @@ import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
 import { explainMissingInputCapability } from './input-requests';
 import { type ClientContext, ClientRequestContext } from './middleware';
-import type { CallOptions, InputHandlers, ResultSchema } from './options';
+import type { CallOptions, InputHandlers, RequestCallOptions, ResultSchema } from './options';
 import type { ResponseCache } from './response-cache';
 
 /** What the client settled once, in its constructor. */
@@ -175,6 +175,17 @@ export class RequestPipeline {
       );
     }
     return complete as R;
+  }
+
+  /**
+   * `client.request`: any method, checked as the spec's when it is one, its result validated by `resultSchema` when
+   * given. The gateway forwards every call through here: without a schema the pipeline's promise is the answer (no
+   * async frame of its own), and a call without options takes the pipeline's shared defaults.
+   */
+  request<R>(method: string, params: object | undefined, options?: RequestCallOptions<R>): Promise<R> {
+    const sent = this.call<unknown>(method, params, options, behaviourOf(method));
+    const schema = options?.resultSchema;
+    return schema === undefined ? (sent as Promise<R>) : sent.then((result) => checkResult(method, result, schema));
   }
 
   /** Sends one request through the client's middleware, if it has any. */
