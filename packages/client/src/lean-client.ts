@@ -66,7 +66,7 @@ import type {
   TypedCallToolResult,
 } from './options';
 import { checkStructuredContent, type JsonSchemaValidator } from './output-schema';
-import { behaviourOf, type CallBehaviour, checkResult, RequestPipeline } from './requests';
+import { type CallBehaviour, RequestPipeline } from './requests';
 import type { ResponseCache } from './response-cache';
 import { dropInvalidTools } from './tool-filter';
 import { tellTransportVersion } from './versioned-transport';
@@ -349,15 +349,16 @@ export class LeanClient {
     params: CallToolRequestParams,
     options?: CallToolOptions,
   ): Promise<TypedCallToolResult<S>>;
-  async callTool(
+  callTool(
     params: CallToolRequestParams,
     options?: CallToolOptions<Readonly<Record<string, unknown>> | undefined>,
   ): Promise<CallToolResult> {
-    const result = await this.#requests.call<CallToolResult>('tools/call', params, options, MAY_NEED_INPUT);
-    const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
-    if (schema !== undefined)
-      checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result, this.#jsonSchema);
-    return result;
+    return this.#requests.call<CallToolResult>('tools/call', params, options, MAY_NEED_INPUT).then((result) => {
+      const schema = options?.outputSchema ?? this.#tools.get(params.name)?.outputSchema;
+      if (schema !== undefined)
+        checkStructuredContent(params.name, schema as Tool['outputSchema'] & object, result, this.#jsonSchema);
+      return result;
+    });
   }
 
   /** One page of `resources/list`. */
@@ -446,13 +447,12 @@ export class LeanClient {
    * const alerts = await client.request('com.example/alerts/list', { region: 'eu' }, { resultSchema: AlertsSchema });
    * ```
    */
-  async request<R = Record<string, unknown>>(
+  request<R = Record<string, unknown>>(
     method: string,
     params?: Record<string, unknown>,
-    options: RequestCallOptions<R> = {},
+    options?: RequestCallOptions<R>,
   ): Promise<R> {
-    const result = await this.#requests.call<unknown>(method, params, options, behaviourOf(method));
-    return options.resultSchema === undefined ? (result as R) : checkResult(method, result, options.resultSchema);
+    return this.#requests.request<R>(method, params, options);
   }
 
   /**

@@ -18,7 +18,7 @@ import { McpClientError } from './errors';
 import { completeWithInput, isInputRequired, isOwnedByExtension } from './input-loop';
 import { explainMissingInputCapability } from './input-requests';
 import { type ClientContext, ClientRequestContext } from './middleware';
-import type { CallOptions, InputHandlers, ResultSchema } from './options';
+import type { CallOptions, InputHandlers, RequestCallOptions, ResultSchema } from './options';
 import type { ResponseCache } from './response-cache';
 
 /** What the client settled once, in its constructor. */
@@ -63,8 +63,16 @@ const NO_BEHAVIOUR: CallBehaviour = Object.freeze({});
  * checked against the revision; a method the spec does not have is the app's own and is sent unchecked.
  */
 export function behaviourOf(method: string): CallBehaviour {
-  return { mayNeedInput: INPUT_REQUIRED_METHODS.has(method), custom: !isRequestMethod(method) };
+  const mayNeedInput = INPUT_REQUIRED_METHODS.has(method);
+  // One of four shared answers rather than an object per request.
+  if (isRequestMethod(method)) return mayNeedInput ? SPEC_MAY_NEED_INPUT : SPEC_REQUEST;
+  return mayNeedInput ? CUSTOM_MAY_NEED_INPUT : CUSTOM_REQUEST;
 }
+
+const SPEC_REQUEST: CallBehaviour = Object.freeze({ mayNeedInput: false, custom: false });
+const SPEC_MAY_NEED_INPUT: CallBehaviour = Object.freeze({ mayNeedInput: true, custom: false });
+const CUSTOM_REQUEST: CallBehaviour = Object.freeze({ mayNeedInput: false, custom: true });
+const CUSTOM_MAY_NEED_INPUT: CallBehaviour = Object.freeze({ mayNeedInput: true, custom: true });
 
 /**
  * What every outgoing request goes through: the method must exist in the revision and (unless enforcement is off)
@@ -84,54 +92,82 @@ export class RequestPipeline {
     this.#connection = connection;
   }
 
-  async call<R>(
+  call<R>(
     method: string,
     input: object | undefined,
     options: CallOptions = NO_CALL_OPTIONS,
     behaviour: CallBehaviour = NO_BEHAVIOUR,
   ): Promise<R> {
     const params = input as JsonObject | undefined;
-    const { peer, session } = this.#connection(method);
-    if (behaviour.custom !== true) this.#check(method, session, params);
-    const cache = this.#settings.cache;
-    const carriesInput =
-      params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
-    const cacheKey = session.era.cachesResults && cache !== undefined ? behaviour.cacheKey : undefined;
-    if (cacheKey !== undefined && !carriesInput && options.cache !== false) {
-      const cached = cache!.get(method, cacheKey, this.#settings.authContext());
-      if (cached !== undefined) return cached as R;
+    let connection: Connection;
+    let cacheKey: string | undefined;
+    let carriesInput: boolean;
+    try {
+      connection = this.#connection(method);
+      const session = connection.session;
+      if (behaviour.custom !== true) this.#check(method, session, params);
+      const cache = this.#settings.cache;
+      carriesInput = params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
+      cacheKey = session.era.cachesResults && cache !== undefined ? behaviour.cacheKey : undefined;
+      if (cacheKey !== undefined && !carriesInput && options.cache !== false) {
+        const cached = cache!.get(method, cacheKey, this.#settings.authContext());
+        if (cached !== undefined) return Promise.resolve(cached as R);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
-    let round = 0;
-    let result = await this.#send(peer, session, method, params, options, round);
-    if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
-    const mayNeedInput = behaviour.mayNeedInput === true;
-    // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
-    let cacheable = cacheKey !== undefined && !carriesInput;
-    if (isInputRequired(method, result, session, mayNeedInput)) {
-      cacheable = false;
-      result = await completeWithInput(
-        method,
-        params,
-        result,
-        (retry) => this.#send(peer, session, method, retry, options, ++round),
-        {
-          handlers: options.inputHandlers ?? this.#settings.handlers,
-          capabilities: this.#settings.capabilities,
-          maxRounds: this.#settings.maxInputRounds,
-          session,
-          mayNeedInput,
-          signal: options.signal,
-          extensionResultTypes: this.#settings.extensionResultTypes,
-        },
-      );
-      // The last round may end in a result an extension owns (a tool that gathered input, then became a task).
+    const { peer, session } = connection;
+    // Every request passes here: one .then rather than an async frame; only input rounds need one (#withInput).
+    return this.#send(peer, session, method, params, options, 0).then((result) => {
       if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
-    }
+      const mayNeedInput = behaviour.mayNeedInput === true;
+      if (isInputRequired(method, result, session, mayNeedInput)) {
+        return this.#withInput<R>(peer, session, method, params, options, behaviour, result);
+      }
+      // Results of retries carrying inputResponses / requestState must not be cached (SEP-2322).
+      return this.#complete<R>(method, behaviour, result, carriesInput ? undefined : cacheKey);
+    });
+  }
+
+  /** Takes an `input_required` result through its rounds; the complete result is never cached (SEP-2322). */
+  async #withInput<R>(
+    peer: JsonRpcPeer,
+    session: SessionState,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    behaviour: CallBehaviour,
+    first: JsonObject,
+  ): Promise<R> {
+    let round = 0;
+    const mayNeedInput = behaviour.mayNeedInput === true;
+    const result = await completeWithInput(
+      method,
+      params,
+      first,
+      (retry) => this.#send(peer, session, method, retry, options, ++round),
+      {
+        handlers: options.inputHandlers ?? this.#settings.handlers,
+        capabilities: this.#settings.capabilities,
+        maxRounds: this.#settings.maxInputRounds,
+        session,
+        mayNeedInput,
+        signal: options.signal,
+        extensionResultTypes: this.#settings.extensionResultTypes,
+      },
+    );
+    // The last round may end in a result an extension owns (a tool that gathered input, then became a task).
+    if (isOwnedByExtension(result, this.#settings.extensionResultTypes)) return result as R;
+    return this.#complete<R>(method, behaviour, result, undefined);
+  }
+
+  /** A complete result: transformed, and cached under `cacheKey` when it has one. */
+  #complete<R>(method: string, behaviour: CallBehaviour, result: JsonObject, cacheKey: string | undefined): R {
     const complete = behaviour.transform ? behaviour.transform(result) : result;
-    if (cacheable) {
-      cache!.set(
+    if (cacheKey !== undefined) {
+      this.#settings.cache!.set(
         method,
-        cacheKey!,
+        cacheKey,
         this.#settings.authContext(),
         complete,
         complete.ttlMs as number | undefined,
@@ -139,6 +175,17 @@ export class RequestPipeline {
       );
     }
     return complete as R;
+  }
+
+  /**
+   * `client.request`: any method, checked as the spec's when it is one, its result validated by `resultSchema` when
+   * given. The gateway forwards every call through here: without a schema the pipeline's promise is the answer (no
+   * async frame of its own), and a call without options takes the pipeline's shared defaults.
+   */
+  request<R>(method: string, params: object | undefined, options?: RequestCallOptions<R>): Promise<R> {
+    const sent = this.call<unknown>(method, params, options, behaviourOf(method));
+    const schema = options?.resultSchema;
+    return schema === undefined ? (sent as Promise<R>) : sent.then((result) => checkResult(method, result, schema));
   }
 
   /** Sends one request through the client's middleware, if it has any. */
@@ -169,7 +216,7 @@ export class RequestPipeline {
   }
 
   /** Sends one request of the session's era; retries once when the era names a version to retry with (-32022). */
-  async #sendNow(
+  #sendNow(
     peer: JsonRpcPeer,
     session: SessionState,
     method: string,
@@ -195,25 +242,44 @@ export class RequestPipeline {
       // Middleware learns the id the engine gave the request (tracing's jsonrpc.request.id, logs).
       if (ctx !== undefined) peerOptions.onRequest = (request) => ctx.sent(request.id);
     }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const wire = session.era.wireParams(session.version, params, options);
-        const result = await peer.request(method, wire, peerOptions);
-        if (!isJsonObject(result)) {
-          throw new McpClientError('ERR_INVALID_RESULT', `${method} answered with a result that is not an object`, {
-            method,
-            result,
-          });
-        }
-        return result;
-      } catch (error) {
-        const next = attempt === 0 ? session.era.retryVersion(error) : undefined;
-        if (next === undefined || next === session.version) {
-          throw explainMissingInputCapability(error, method, this.#settings.handlers) ?? error;
-        }
-        session.version = next;
+    return this.#attempt(peer, session, method, params, options, peerOptions, true);
+  }
+
+  /**
+   * One send of `#sendNow`. Every request goes through it, so it is one `.then` (a result that must be an object, or
+   * the error: retried once when `mayRetry` and the era names another version) rather than an async function, whose
+   * frame and await cost more than the request's own objects.
+   */
+  #attempt(
+    peer: JsonRpcPeer,
+    session: SessionState,
+    method: string,
+    params: JsonObject | undefined,
+    options: CallOptions,
+    peerOptions: RequestOptions,
+    mayRetry: boolean,
+  ): Promise<JsonObject> {
+    const failed = (error: unknown): Promise<JsonObject> => {
+      const next = mayRetry ? session.era.retryVersion(error) : undefined;
+      if (next === undefined || next === session.version) {
+        throw explainMissingInputCapability(error, method, this.#settings.handlers) ?? error;
       }
+      session.version = next;
+      return this.#attempt(peer, session, method, params, options, peerOptions, false);
+    };
+    let sent: Promise<unknown>;
+    try {
+      sent = peer.request(method, session.era.wireParams(session.version, params, options), peerOptions);
+    } catch (error) {
+      return Promise.reject(error).then(undefined, failed);
     }
+    return sent.then((result) => {
+      if (isJsonObject(result)) return result;
+      throw new McpClientError('ERR_INVALID_RESULT', `${method} answered with a result that is not an object`, {
+        method,
+        result,
+      });
+    }, failed);
   }
 
   /** Refuses, locally, a method the revision does not have or (when enforcing) the server did not declare. */

@@ -91,12 +91,15 @@ export class AbortLink implements AbortSource {
       return NOTHING;
     }
     const onAbort = () => this.abort(source.reason);
-    source.addEventListener('abort', onAbort, { once: true });
+    source.addEventListener('abort', onAbort, ONCE);
     return () => source.removeEventListener('abort', onAbort);
   }
 }
 
 const NOTHING = (): void => undefined;
+
+/** The listener options of an abort listener (added per request): one shared object rather than a literal each time. */
+export const ONCE: { readonly once: true } = Object.freeze({ once: true });
 
 /**
  * An `AbortSignal` for `source`: itself when it is one, the link's own signal for an {@link AbortLink}, else a new

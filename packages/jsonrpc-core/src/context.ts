@@ -1,4 +1,4 @@
-import { AbortLink, type AbortSource } from './abort-link';
+import { AbortLink, type AbortSource, ONCE } from './abort-link';
 import type { JsonRpcNotification, JsonRpcParams, JsonRpcRequest, RequestId } from './messages';
 import type { NotifyOptions, RequestOptions } from './request-options';
 import type { MessageInfo } from './transport';
@@ -123,7 +123,7 @@ export class InboundRequestContext implements RequestContext {
           this.abort(transportSignal.reason);
         } else {
           const onAbort = () => this.abort(transportSignal.reason);
-          transportSignal.addEventListener('abort', onAbort, { once: true });
+          transportSignal.addEventListener('abort', onAbort, ONCE);
           this.#unlink = () => transportSignal.removeEventListener('abort', onAbort);
         }
       }

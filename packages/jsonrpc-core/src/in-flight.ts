@@ -154,7 +154,23 @@ export function shiftDeadlines(pending: Iterable<PendingRequest>, heldMs: number
   return next;
 }
 
+/** The pending requests due at `time`, and the earliest deadline of the others (`Infinity` when none is left). */
+export function dueRequests(pending: Iterable<PendingRequest>, time: number): { due: PendingRequest[]; next: number } {
+  const due: PendingRequest[] = [];
+  let next = Infinity;
+  for (const entry of pending) {
+    const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
+    if (deadline <= time) due.push(entry);
+    else if (deadline < next) next = deadline;
+  }
+  return { due, next };
+}
+
 // The errors a request in flight ends with, each naming the method, the id and why.
+
+export function notConnectedError(what: 'request' | 'notification', method: string): ConnectionClosedError {
+  return new ConnectionClosedError(`Cannot send ${what} '${method}': the peer is not connected`, { method });
+}
 
 function label(method: string, id: RequestId): string {
   return `'${method}' (id ${describeId(id)})`;
@@ -205,7 +221,6 @@ export function unknownResponseError(id: RequestId): UnknownResponseError {
   );
 }
 
-/** Sends without a caller to tell: failures go to `onFailure`; never throws, never leaves a rejection unhandled. */
 /**
  * The send options of a request its transport cancels itself: `cancellation` for transports that read it, `signal`
  * (made on first read) for those that take an `AbortSignal`.
@@ -224,18 +239,34 @@ export class CancellableSendOptions implements TransportSendOptions {
   }
 }
 
-export function transmit(
+/**
+ * Sends without a caller to tell: failures go to `onFailure(error, subject)`; never throws, never leaves a rejection
+ * unhandled. Every message goes through here, so the callback is a long-lived function and `subject` (whose failure it
+ * is) is passed to it: a closure around the two is made only when the transport answers with a promise (stdio answers
+ * a send it buffered with nothing).
+ */
+/** How a request is sent: with no options, with the request it belongs to, or with the handle that cancels it. */
+export function requestSendOptions(
+  relatedRequestId: RequestId | undefined,
+  cancel: AbortLink | undefined,
+): TransportSendOptions | undefined {
+  if (cancel !== undefined) return new CancellableSendOptions(relatedRequestId, cancel);
+  return relatedRequestId === undefined ? undefined : { relatedRequestId };
+}
+
+export function transmit<S>(
   transport: Transport,
   message: JsonRpcMessage,
   options: TransportSendOptions | undefined,
-  onFailure: (error: unknown) => void,
+  onFailure: (subject: S, error: unknown) => void,
+  subject: S,
 ): void {
   let sent: Promise<void> | void;
   try {
     sent = transport.send(message, options);
   } catch (error) {
-    onFailure(error);
+    onFailure(subject, error);
     return;
   }
-  if (isPromiseLike(sent)) sent.then(undefined, onFailure);
+  if (isPromiseLike(sent)) sent.then(undefined, (error: unknown) => onFailure(subject, error));
 }

@@ -1,4 +1,4 @@
-import { AbortLink } from './abort-link';
+import { AbortLink, ONCE } from './abort-link';
 import { type ConnectionOwnerEntries, Connection as PeerConnection } from './connection';
 import {
   type ContextPeer,
@@ -8,19 +8,21 @@ import {
   type RequestContext,
 } from './context';
 import { Deadlines, now } from './deadlines';
-import { ConnectionClosedError, InvalidMessageError, JsonRpcError, RequestAbortedError } from './errors';
+import { InvalidMessageError, JsonRpcError, RequestAbortedError } from './errors';
 import type { PeerHooks } from './hooks';
 import {
   abortedError,
-  CancellableSendOptions,
   cancelledByPeerError,
   closedWhileHandlingError,
   closedWhilePendingError,
   describeId,
+  dueRequests,
   findRunning,
   isPromiseLike,
+  notConnectedError,
   type PendingRequest,
   releasePending,
+  requestSendOptions,
   shiftDeadlines,
   takeRunning,
   timeoutError,
@@ -43,10 +45,6 @@ const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
 const NO_NOTIFY_OPTIONS: NotifyOptions = Object.freeze({});
 
 type Connection = PeerConnection<JsonRpcPeer>;
-
-function notConnectedError(what: 'request' | 'notification', method: string): ConnectionClosedError {
-  return new ConnectionClosedError(`Cannot send ${what} '${method}': the peer is not connected`, { method });
-}
 
 /**
  * Turns one transport into a JSON-RPC peer: sends requests and correlates their responses (with timeouts, abort
@@ -83,6 +81,10 @@ export class JsonRpcPeer implements ContextPeer {
   /** Open `holdTimeouts()` holds, and since when (`now()` time) the first of them holds. */
   #holds = 0;
   #heldSince = 0;
+  /** What a failed send of a request fails it with: made on first use, then shared by every request. */
+  #pendingFailer: ((entry: PendingRequest, error: unknown) => void) | undefined = undefined;
+  /** What a failed send of a response reports with (`transmit`'s subject is the peer): one for every peer. */
+  static readonly #reportFailure = (peer: JsonRpcPeer, error: unknown): void => peer.#report(error);
 
   static {
     PeerConnection.owner = {
@@ -325,18 +327,10 @@ export class JsonRpcPeer implements ContextPeer {
         const onAbort = () => this.#abortPending(entry, signal.reason);
         entry.signal = signal;
         entry.onAbort = onAbort;
-        signal.addEventListener('abort', onAbort, { once: true });
+        signal.addEventListener('abort', onAbort, ONCE);
       }
-      transmit(
-        connection.transport,
-        request,
-        entry.cancel === undefined
-          ? options.relatedRequestId === undefined
-            ? undefined
-            : { relatedRequestId: options.relatedRequestId }
-          : new CancellableSendOptions(options.relatedRequestId, entry.cancel),
-        (error) => this.#failPending(entry, error),
-      );
+      const sendOptions = requestSendOptions(options.relatedRequestId, entry.cancel);
+      transmit(connection.transport, request, sendOptions, this.#failPendingOnError, entry);
     });
   }
 
@@ -374,20 +368,17 @@ export class JsonRpcPeer implements ContextPeer {
     const pending = this.#pending;
     // While held, nothing times out; the release moves the deadlines and arms the timer again.
     if (pending === undefined || pending.size === 0 || this.#holds > 0) return;
-    let next = Infinity;
-    let due: PendingRequest[] | undefined;
-    for (const entry of pending.values()) {
-      const deadline = Math.min(entry.idleDeadline, entry.totalDeadline);
-      if (deadline <= time) {
-        due ??= [];
-        due.push(entry);
-      } else if (deadline < next) next = deadline;
-    }
+    const { due, next } = dueRequests(pending.values(), time);
     if (next !== Infinity) this.#deadlines.arm(next);
-    for (const entry of due ?? []) {
+    for (const entry of due) {
       const total = entry.totalDeadline <= time;
       this.#timeOut(entry, total ? entry.maxTotalMs : entry.timeoutMs, total);
     }
+  }
+
+  get #failPendingOnError(): (entry: PendingRequest, error: unknown) => void {
+    this.#pendingFailer ??= (entry, error) => this.#failPending(entry, error);
+    return this.#pendingFailer;
   }
 
   #failPending(entry: PendingRequest, error: unknown): void {
@@ -437,14 +428,14 @@ export class JsonRpcPeer implements ContextPeer {
     try {
       const kind = classifyMessage(message);
       if (kind === KIND_REQUEST) {
-        void this.#handleRequest(connection, message as JsonRpcRequest, info ?? NO_MESSAGE_INFO);
+        this.#handleRequest(connection, message as JsonRpcRequest, info ?? NO_MESSAGE_INFO);
       } else if (kind === KIND_NOTIFICATION) {
         this.#handleNotification(connection, message as JsonRpcNotification, info ?? NO_MESSAGE_INFO);
       } else if (kind === KIND_RESPONSE) {
         this.#settleResponse(message as JsonRpcResponse);
       } else if (kind.id !== null && (message as { method?: unknown }).method !== undefined) {
         // It looked like a request and has an id: answer it, as JSON-RPC asks.
-        transmit(connection.transport, kind, { relatedRequestId: kind.id }, (error) => this.#report(error));
+        transmit(connection.transport, kind, { relatedRequestId: kind.id }, JsonRpcPeer.#reportFailure, this);
       } else {
         this.#report(
           new InvalidMessageError(`Received an invalid JSON-RPC message: ${kind.error.message}`, {
@@ -458,22 +449,30 @@ export class JsonRpcPeer implements ContextPeer {
     }
   }
 
-  async #handleRequest(connection: Connection, request: JsonRpcRequest, info: MessageInfo): Promise<void> {
+  #handleRequest(connection: Connection, request: JsonRpcRequest, info: MessageInfo): void {
     const ctx = new InboundRequestContext(this, request, info);
     const id = request.id;
     trackRunning(connection, ctx);
-    let response: JsonRpcResponse;
+    // Every request passes here: a .then on the handler's answer, not an async frame. A throw answers at once.
+    let handled: unknown;
     try {
-      const result = await this.#dispatch(request, ctx);
-      response = { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+      handled = this.#dispatch(request, ctx);
     } catch (error) {
-      response = { jsonrpc: '2.0', id, error: toErrorObject(error) };
+      this.#respond(connection, ctx, { jsonrpc: '2.0', id, error: toErrorObject(error) });
+      return;
     }
+    Promise.resolve(handled).then(
+      (result) => this.#respond(connection, ctx, { jsonrpc: '2.0', id, result: result === undefined ? null : result }),
+      (error: unknown) => this.#respond(connection, ctx, { jsonrpc: '2.0', id, error: toErrorObject(error) }),
+    );
+  }
+
+  #respond(connection: Connection, ctx: InboundRequestContext, response: JsonRpcResponse): void {
     untrackRunning(connection, ctx);
     ctx.dispose();
     // Cancelled, undeliverable (transport signal) or closed: the peer must not get a response.
     if (ctx.aborted || connection.closed) return;
-    transmit(connection.transport, response, { relatedRequestId: id }, (error) => this.#report(error));
+    transmit(connection.transport, response, { relatedRequestId: ctx.requestId }, JsonRpcPeer.#reportFailure, this);
   }
 
   #handleNotification(connection: Connection, notification: JsonRpcNotification, info: MessageInfo): void {

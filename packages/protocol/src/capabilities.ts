@@ -109,7 +109,11 @@ function computeAvailability(method: string, version: string): MethodAvailabilit
  * ```
  */
 export function isRequestMethod(method: string): boolean {
-  return ruleFor(method)?.spans.some((span) => span.kind !== 'notification') === true;
+  const rule = ruleFor(method);
+  if (rule === undefined) return false;
+  // Asked for every request on both sides: a loop, not a callback made per call.
+  for (const span of rule.spans) if (span.kind !== 'notification') return true;
+  return false;
 }
 
 /**
@@ -160,9 +164,9 @@ export function requiredCapability(
   method: string,
   version: string,
   params?: unknown,
-  options: RequiredCapabilityOptions = {},
+  options?: RequiredCapabilityOptions,
 ): CapabilityRequirement[] | undefined {
-  return requirementsOf(method, version, params, options.receiver, otherGateFor);
+  return requirementsOf(method, version, params, options?.receiver, otherGateFor);
 }
 
 /**
@@ -190,6 +194,9 @@ export function requiredServerCapability(
   return requirementsOf(method, version, params, 'server', undefined);
 }
 
+/** What a gate reads when a request has no params object: gates only read params, so one object serves every call. */
+const NO_PARAMS: Record<string, unknown> = Object.freeze({});
+
 function requirementsOf(
   method: string,
   version: string,
@@ -205,7 +212,9 @@ function requirementsOf(
   const gate = rule.gate ?? otherGate?.(method);
   if (gate === undefined) return [];
   const paramsObject =
-    params !== null && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+    params !== null && typeof params === 'object' && !Array.isArray(params)
+      ? (params as Record<string, unknown>)
+      : NO_PARAMS;
   return gate(version, paramsObject, receiver ?? (span.direction === 'serverToClient' ? 'client' : 'server'));
 }
 
@@ -290,8 +299,10 @@ export function assertCapability(
   params?: unknown,
   options?: RequiredCapabilityOptions,
 ): void {
+  const required = requiredCapability(method, version, params, options);
+  // Checked on every request a client sends: only a failing check builds the list of what is missing.
+  if (required !== undefined && declaresAll(capabilities, required)) return;
   const missing = missingCapabilities(method, version, capabilities, params, options);
-  if (missing.length === 0) return;
   const described = missing
     .map((requirement) => `the ${requirement.side} capability ${formatCapabilityPath(requirement.path)}`)
     .join(' and ');
@@ -301,6 +312,14 @@ export function assertCapability(
     `${method} needs ${described}, which the ${sides} did not declare (protocol version ${version}).`,
     { method, version, missing },
   );
+}
+
+/** Whether every requirement is present (a loop: no closure per check). */
+function declaresAll(capabilities: PeerCapabilities, required: readonly CapabilityRequirement[]): boolean {
+  for (const requirement of required) {
+    if (!hasCapability(capabilities[requirement.side], requirement.path)) return false;
+  }
+  return true;
 }
 
 /**

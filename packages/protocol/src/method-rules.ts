@@ -52,6 +52,11 @@ const tasksGate =
     version >= MODERN ? [server('extensions', TASKS_EXTENSION_ID)] : [{ side: receiver, path: ['tasks', ...corePath] }];
 const taskAugmented = (version: ProtocolVersion, params: Record<string, unknown>): boolean =>
   version === CORE_TASKS && params.task !== undefined && params.task !== null;
+// The answers of the gates every call asks (tools/call, completion/complete), made once: a requirement list is read,
+// never written, as the fixed gates' lists (`decodeGate`) already are.
+const NEEDS_TOOLS: CapabilityRequirement[] = [server('tools')];
+const NEEDS_COMPLETIONS: CapabilityRequirement[] = [server('completions')];
+const NEEDS_NOTHING: CapabilityRequirement[] = [];
 
 // The table of REVISIONS.md: every request and notification, the revisions it exists in, and the capability that
 // gates it. For requests the gate is the receiver's capability; for notifications it is the one the table names
@@ -83,13 +88,11 @@ const RULES: Readonly<Record<string, string | readonly [string, string | Gate]>>
   'tools/call': [
     '0-rc',
     (version, params) =>
-      taskAugmented(version, params)
-        ? [server('tools'), server('tasks', 'requests', 'tools', 'call')]
-        : [server('tools')],
+      taskAugmented(version, params) ? [server('tools'), server('tasks', 'requests', 'tools', 'call')] : NEEDS_TOOLS,
   ],
   'logging/setLevel': ['04rc', 's:logging'],
   // 2024-11-05 has no dedicated capability: completion is implied by prompts or resources.
-  'completion/complete': ['0-rc', (version) => (version >= '2025-03-26' ? [server('completions')] : [])],
+  'completion/complete': ['0-rc', (version) => (version >= '2025-03-26' ? NEEDS_COMPLETIONS : NEEDS_NOTHING)],
   'sampling/createMessage': '04rs 4-is',
   'roots/list': '04rs 4-is',
   'elicitation/create': '24rs 4-is',

@@ -34,7 +34,22 @@ export class ModernEra implements EraStrategy, RequestEra, SessionEra {
     return Promise.resolve();
   }
 
-  async handle(
+  handle(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    dctx: DispatchContext,
+    session: ServerSession | undefined,
+  ): Promise<unknown> {
+    // Every modern request passes here: a .then on the handler's run rather than an async frame around it. What the
+    // checks before the run throw still rejects, as from an async function.
+    try {
+      return this.#handle(method, params, dctx, session);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #handle(
     method: string,
     params: Record<string, unknown> | undefined,
     dctx: DispatchContext,
@@ -70,11 +85,12 @@ export class ModernEra implements EraStrategy, RequestEra, SessionEra {
     );
     const rounds = host.inputRounds;
     if (!mayAsk || rounds === undefined) {
-      return rules.complete(method, await host.run(ctx, dctx, () => handler(params as never, ctx)), false, ctx);
+      const ran = host.run(ctx, dctx, () => handler(params as never, ctx));
+      return Promise.resolve(ran).then((result) => rules.complete(method, result, false, ctx));
     }
     const retried = params!.requestState !== undefined || params!.inputResponses !== undefined;
-    const result = await host.run(ctx, dctx, () => rounds.run(handler, params!, ctx, dctx));
-    return rules.complete(method, result, retried, ctx);
+    const ran = host.run(ctx, dctx, () => rounds.run(handler, params!, ctx, dctx));
+    return Promise.resolve(ran).then((result) => rules.complete(method, result, retried, ctx));
   }
 
   listChanged(kind: 'tools' | 'prompts' | 'resources'): void {

@@ -54,6 +54,9 @@ const KEY_PREFIX: Record<InputRequest['method'], string> = {
   'roots/list': 'roots',
 };
 
+/** The answers of a run that carries none: read, never written. */
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
+
 // The keys asked in each run of a handler (one context per run; a key names one question), and how many were generated.
 const askedKeys = new WeakMap<object, { keys: Set<string>; generated: number }>();
 
@@ -255,47 +258,59 @@ export class InputRounds {
    * earlier asks (answers without a `requestState` are taken as they are: the client's own answers, checked like any
    * other); the first unanswered ask resolves with `input_required` and sets this run of the handler aside.
    */
-  async run(
+  run(
     handler: ServerRequestHandler<never>,
     params: Record<string, unknown>,
     ctx: ServerRequestContext,
     dctx: DispatchContext,
   ): Promise<unknown> {
-    const method = ctx.method;
     const responses = params.inputResponses;
     if (responses !== undefined && !isJsonObject(responses)) {
-      throw invalidParamsError('inputResponses must be an object of answers by input request key', {
-        inputResponses: responses,
-      });
+      return Promise.reject(
+        invalidParamsError('inputResponses must be an object of answers by input request key', {
+          inputResponses: responses,
+        }),
+      );
     }
-    let answers: Record<string, unknown> = {};
-    if (params.requestState !== undefined) {
-      const principal = this.#principalOf(dctx.info);
-      const state = await this.#codec.verify(params.requestState, { method, params, principal });
-      answers = { ...state.r };
-      if (responses !== undefined) {
-        // Only the keys this token asked for; others are ignored, as the spec advises.
-        for (const key of state.a) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
-      }
-    } else if (responses !== undefined) {
-      // Answers without a requestState (the client answered an input_required that carried none, or answers up
-      // front): as trustworthy as any answer of this client, since the client is who answers. Each is still checked
-      // against the shape of its result when the handler asks for its key; keys it never asks are ignored.
-      answers = { ...responses };
+    if (params.requestState !== undefined) return this.#replay(handler, params, responses, ctx, dctx);
+    // Answers without a requestState (the client answered an input_required that carried none, or answers up
+    // front): as trustworthy as any answer of this client, since the client is who answers. Each is still checked
+    // against the shape of its result when the handler asks for its key; keys it never asks are ignored. Most calls
+    // carry none: they share one empty object and this round costs no async frame.
+    return this.#round(handler, params, ctx, dctx, responses === undefined ? NO_ANSWERS : { ...responses });
+  }
+
+  /** A retry with a `requestState`: the answers of the verified token, then the round. */
+  async #replay(
+    handler: ServerRequestHandler<never>,
+    params: Record<string, unknown>,
+    responses: Record<string, unknown> | undefined,
+    ctx: ServerRequestContext,
+    dctx: DispatchContext,
+  ): Promise<unknown> {
+    const principal = this.#principalOf(dctx.info);
+    const state = await this.#codec.verify(params.requestState, { method: ctx.method, params, principal });
+    const answers: Record<string, unknown> = { ...state.r };
+    if (responses !== undefined) {
+      // Only the keys this token asked for; others are ignored, as the spec advises.
+      for (const key of state.a) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
     }
+    return this.#round(handler, params, ctx, dctx, answers);
+  }
+
+  /** Runs the handler with `answers`; the first ask they do not answer ends the round with `input_required`. */
+  #round(
+    handler: ServerRequestHandler<never>,
+    params: Record<string, unknown>,
+    ctx: ServerRequestContext,
+    dctx: DispatchContext,
+    answers: Readonly<Record<string, unknown>>,
+  ): Promise<unknown> {
+    const method = ctx.method;
     return new Promise<unknown>((resolve, reject) => {
+      // Made on the first unanswered ask: most runs never ask.
       let inputs: InputRequests | undefined;
-      const keys: string[] = [];
-      const askRound = () => {
-        paramsDigest(params)
-          .then((digest) =>
-            this.#codec.sign({ m: method, d: digest, p: this.#principalOf(dctx.info), r: answers, a: keys }),
-          )
-          .then((requestState) => {
-            ctx.abandon(new Error(`'${method}' needs input from the client; this run of the handler was set aside`));
-            resolve({ resultType: 'input_required', inputRequests: inputs, requestState });
-          }, reject);
-      };
+      let keys: string[] | undefined;
       ctx.askWith((ask) => {
         if (Object.hasOwn(answers, ask.key)) {
           try {
@@ -304,10 +319,23 @@ export class InputRounds {
             return Promise.reject(error);
           }
         }
-        if (inputs === undefined) {
+        if (inputs === undefined || keys === undefined) {
           inputs = {};
+          keys = [];
+          const asked = keys;
           // Give the handler a macrotask to make the asks it makes concurrently (Promise.all), then answer with all.
-          setTimeout(askRound, 0);
+          setTimeout(() => {
+            paramsDigest(params)
+              .then((digest) =>
+                this.#codec.sign({ m: method, d: digest, p: this.#principalOf(dctx.info), r: answers, a: asked }),
+              )
+              .then((requestState) => {
+                ctx.abandon(
+                  new Error(`'${method}' needs input from the client; this run of the handler was set aside`),
+                );
+                resolve({ resultType: 'input_required', inputRequests: inputs, requestState });
+              }, reject);
+          }, 0);
         }
         const { method: askMethod, params: askParams } = ask;
         inputs[ask.key] = (

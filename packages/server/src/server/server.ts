@@ -508,9 +508,17 @@ export class Server {
    * The era dispatcher: decides the request's era, applies that era's rules (envelope, version, method existence,
    * capability gates), runs the handler and completes the result. Throws `JsonRpcError`s for protocol errors.
    */
-  async dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
+  dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
     const params = request.params as Record<string, unknown> | undefined;
-    return this.#eras[this.#rules.eraOf(params, session, dctx.era)].handle(request.method, params, dctx, session);
+    // Not an async function: the era's handle is one, and a second frame around it (every request) only added a
+    // promise and the ticks of resolving one promise with another. A refusal of the era still rejects.
+    let era: EraStrategy;
+    try {
+      era = this.#eras[this.#rules.eraOf(params, session, dctx.era)];
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return era.handle(request.method, params, dctx, session);
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   compileSchemaWith,
   formatIssues,
   type JsonSchemaCompiler,
+  type SchemaCheck,
   SchemaError,
   type SchemaInput,
 } from '../schema/schema';
@@ -220,27 +221,62 @@ export class Tools {
     }
   }
 
-  async #call(params: { name?: unknown; arguments?: unknown } | undefined, ctx: ServerRequestContext) {
+  /**
+   * tools/call. The common path (arguments validated at once, one run of the handler) is plain calls and one `.then`:
+   * an async function's frame and awaits cost more than the call's own objects. What the checks throw still rejects.
+   */
+  #call(
+    params: { name?: unknown; arguments?: unknown } | undefined,
+    ctx: ServerRequestContext,
+  ): Promise<CallToolResult> {
     const name = params?.name;
     const tool = typeof name === 'string' ? this.#registry.get(name) : undefined;
-    if (tool === undefined || !tool.enabled) throw invalidParamsError(`Unknown tool: ${String(name)}`, { name });
-    let args: unknown = params!.arguments ?? NO_ARGS;
-    if (tool.input !== undefined) {
-      let verdict = tool.input.validate(args);
-      if (verdict instanceof Promise) verdict = await verdict;
-      if (!verdict.ok) {
-        // SEP-1303: the model can read and fix an input error, so it is a tool result, not a protocol error.
-        return errorResult(`Invalid arguments for tool ${tool.name}:\n${formatIssues(verdict.issues)}`);
-      }
-      args = verdict.value;
+    if (tool === undefined || !tool.enabled) {
+      return Promise.reject(invalidParamsError(`Unknown tool: ${String(name)}`, { name }));
     }
-    let result: CallToolResult;
+    const args: unknown = params!.arguments ?? NO_ARGS;
+    if (tool.input === undefined) return this.#run(tool, args, ctx);
+    let verdict: SchemaCheck | Promise<SchemaCheck>;
     try {
-      result = await tool.handler(args as never, ctx);
+      verdict = tool.input.validate(args);
     } catch (error) {
-      if (JsonRpcError.is(error)) throw error;
-      return errorResult(error instanceof Error ? error.message : String(error));
+      return Promise.reject(error);
     }
+    if (verdict instanceof Promise) return verdict.then((settled) => this.#validated(tool, settled, ctx));
+    return this.#validated(tool, verdict, ctx);
+  }
+
+  #validated(tool: ToolEntry, verdict: SchemaCheck, ctx: ServerRequestContext): Promise<CallToolResult> {
+    if (!verdict.ok) {
+      // SEP-1303: the model can read and fix an input error, so it is a tool result, not a protocol error.
+      return Promise.resolve(errorResult(`Invalid arguments for tool ${tool.name}:\n${formatIssues(verdict.issues)}`));
+    }
+    return this.#run(tool, verdict.value, ctx);
+  }
+
+  /** Runs the handler; what it throws (a JSON-RPC error aside) is a tool error the model can read. */
+  #run(tool: ToolEntry, args: unknown, ctx: ServerRequestContext): Promise<CallToolResult> {
+    let ran: CallToolResult | Promise<CallToolResult>;
+    try {
+      ran = tool.handler(args as never, ctx);
+    } catch (error) {
+      return JsonRpcError.is(error) ? Promise.reject(error) : Promise.resolve(thrownResult(error));
+    }
+    return Promise.resolve(ran).then(
+      (result) => this.#checked(tool, result, ctx),
+      (error: unknown) => {
+        if (JsonRpcError.is(error)) throw error;
+        return thrownResult(error);
+      },
+    );
+  }
+
+  /** What the tool returned, checked: its shape, and its structuredContent against its outputSchema. */
+  #checked(
+    tool: ToolEntry,
+    result: CallToolResult,
+    ctx: ServerRequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
     // A result an extension owns (a task handle: `resultType: "task"`) is not the tool's output.
     const taskHandle = (result as { resultType?: unknown }).resultType === 'task';
     // A malformed result is the tool author's bug: say so on the server, and give the caller a tool error naming it
@@ -252,24 +288,33 @@ export class Tools {
       report(new ToolResultError('ERR_INVALID_TOOL_RESULT', message, { tool: tool.name, ...problem }));
       return errorResult(message);
     }
-    if (tool.output !== undefined && result.isError !== true && !taskHandle) {
-      if (result.structuredContent === undefined) {
-        throw new JsonRpcError(
-          JsonRpcErrorCode.InternalError,
-          `Tool ${tool.name} declares an outputSchema but returned no structuredContent`,
-          { tool: tool.name },
-        );
-      }
-      let verdict = tool.output.validate(result.structuredContent);
-      if (verdict instanceof Promise) verdict = await verdict;
-      if (!verdict.ok) {
-        throw new JsonRpcError(
-          JsonRpcErrorCode.InternalError,
-          `Tool ${tool.name} returned structuredContent that does not match its outputSchema:\n${formatIssues(verdict.issues)}`,
-          { tool: tool.name, issues: verdict.issues },
-        );
-      }
+    if (tool.output === undefined || result.isError === true || taskHandle) return result;
+    if (result.structuredContent === undefined) {
+      throw new JsonRpcError(
+        JsonRpcErrorCode.InternalError,
+        `Tool ${tool.name} declares an outputSchema but returned no structuredContent`,
+        { tool: tool.name },
+      );
     }
-    return result;
+    const verdict = tool.output.validate(result.structuredContent);
+    if (verdict instanceof Promise) return verdict.then((settled) => outputChecked(tool.name, settled, result));
+    return outputChecked(tool.name, verdict, result);
   }
+}
+
+/** The result of a tool whose handler threw: the error's message, as a tool error. */
+function thrownResult(error: unknown): CallToolResult {
+  return errorResult(error instanceof Error ? error.message : String(error));
+}
+
+/** `result` when its structuredContent matched the tool's outputSchema; a -32603 naming the issues otherwise. */
+function outputChecked(tool: string, verdict: SchemaCheck, result: CallToolResult): CallToolResult {
+  if (!verdict.ok) {
+    throw new JsonRpcError(
+      JsonRpcErrorCode.InternalError,
+      `Tool ${tool} returned structuredContent that does not match its outputSchema:\n${formatIssues(verdict.issues)}`,
+      { tool, issues: verdict.issues },
+    );
+  }
+  return result;
 }

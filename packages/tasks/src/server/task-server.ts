@@ -246,7 +246,8 @@ export class TasksServer {
 
   // ---- tools/call ----
 
-  readonly #middleware: ServerMiddleware = async (ctx, next) => {
+  // Around every request of the server: not an async function, so a request that passes through costs no frame.
+  readonly #middleware: ServerMiddleware = (ctx, next) => {
     if (ctx.kind !== 'request') return next();
     switch (ctx.method) {
       case 'tools/call':
@@ -254,9 +255,9 @@ export class TasksServer {
       // Each era advertises its own vocabulary: 2025-11-25 `capabilities.tasks`, 2026-07-28 the extension (SEP-2663
       // forbids the legacy capability where the extension exists).
       case 'initialize':
-        return withoutCapability(await next(), 'extensions');
+        return next().then((result) => withoutCapability(result, 'extensions'));
       case 'server/discover':
-        return withoutCapability(await next(), 'tasks');
+        return next().then((result) => withoutCapability(result, 'tasks'));
       default:
         return next();
     }
