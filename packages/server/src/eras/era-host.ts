@@ -38,13 +38,17 @@ export interface EraHost {
  */
 export interface EraStrategy {
   readonly era: Era;
-  /** Reads, checks and runs one request of this era; resolves with its (completed) result. */
+  /**
+   * Reads, checks and runs one request of this era: its (completed) result, or a promise of it. What the checks refuse
+   * may be thrown at once: the server's dispatcher, the one caller, turns it into a rejection (so no era wraps every
+   * request in an async frame of its own).
+   */
   handle(
     method: string,
     params: Record<string, unknown> | undefined,
     dctx: DispatchContext,
     session: ServerSession | undefined,
-  ): Promise<unknown>;
+  ): unknown;
   /** Tells this era's listeners that a list changed (legacy sessions, or modern listen streams that asked). */
   listChanged(kind: 'tools' | 'prompts' | 'resources'): void;
 }

@@ -46,21 +46,6 @@ export class LegacyEra implements EraStrategy, RequestEra, SessionEra {
     params: Record<string, unknown> | undefined,
     dctx: DispatchContext,
     session: ServerSession | undefined,
-  ): Promise<unknown> {
-    // Every legacy request passes here: the run's own promise is the answer, with no async frame around it (which
-    // cost a frame and the ticks of resolving a promise with another). What the checks throw still rejects.
-    try {
-      return Promise.resolve(this.#handle(method, params, dctx, session));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  #handle(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    dctx: DispatchContext,
-    session: ServerSession | undefined,
   ): unknown {
     const host = this.#host;
     if (method === 'initialize') return this.#opening(dctx, params, session, () => this.#initialize(params, session));

@@ -40,21 +40,6 @@ export class ModernEra implements EraStrategy, RequestEra, SessionEra {
     dctx: DispatchContext,
     session: ServerSession | undefined,
   ): Promise<unknown> {
-    // Every modern request passes here: a .then on the handler's run rather than an async frame around it. What the
-    // checks before the run throw still rejects, as from an async function.
-    try {
-      return this.#handle(method, params, dctx, session);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  #handle(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    dctx: DispatchContext,
-    session: ServerSession | undefined,
-  ): Promise<unknown> {
     const host = this.#host;
     const rules = host.rules;
     // 2026-07-28 has no initialize: on a connection its first request fixed to this era, say why (not only -32601).

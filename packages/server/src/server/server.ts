@@ -510,15 +510,14 @@ export class Server {
    */
   dispatch(request: JsonRpcRequest, dctx: DispatchContext, session: ServerSession | undefined): Promise<unknown> {
     const params = request.params as Record<string, unknown> | undefined;
-    // Not an async function: the era's handle is one, and a second frame around it (every request) only added a
-    // promise and the ticks of resolving one promise with another. A refusal of the era still rejects.
-    let era: EraStrategy;
+    // Not an async function (every request passes here): the era's answer is the promise, and what the era rules or
+    // the era's checks throw at once is turned into a rejection here, in one place, for both eras.
     try {
-      era = this.#eras[this.#rules.eraOf(params, session, dctx.era)];
+      const era = this.#eras[this.#rules.eraOf(params, session, dctx.era)];
+      return Promise.resolve(era.handle(request.method, params, dctx, session));
     } catch (error) {
       return Promise.reject(error);
     }
-    return era.handle(request.method, params, dctx, session);
   }
 
   /**
