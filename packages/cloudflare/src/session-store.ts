@@ -1,4 +1,4 @@
-import type { SessionPatch, SessionRecord, SessionStore } from '@mcpkit/transport-http';
+import { applySessionPatch, type SessionPatch, type SessionRecord, type SessionStore } from '@mcpkit/transport-http';
 import type { DurableObjectStorageLike } from './platform';
 
 // A legacy session's state in its Durable Object's storage, so the session outlives the object's eviction: when workerd
@@ -85,7 +85,7 @@ export class DurableObjectSessionStore implements SessionStore {
   async update(sessionId: string, patch: SessionPatch, ttlMs: number): Promise<number | undefined> {
     const kept = await this.#live(sessionId);
     if (kept === undefined) return undefined;
-    applyPatch(kept.record, patch);
+    applySessionPatch(kept.record, patch);
     kept.record.version++;
     kept.expiresAt = this.#now() + ttlMs;
     await this.#storage.put(keyOf(sessionId), kept);
@@ -129,14 +129,4 @@ export class DurableObjectSessionStore implements SessionStore {
     }
     return kept;
   }
-}
-
-function applyPatch(record: SessionRecord, patch: SessionPatch): void {
-  if (patch.logLevel !== undefined) record.logLevel = patch.logLevel;
-  if (patch.initialized !== undefined) record.initialized = patch.initialized;
-  if (patch.subscribe === undefined && patch.unsubscribe === undefined) return;
-  const uris = new Set(record.resourceSubscriptions);
-  for (const uri of patch.subscribe ?? []) uris.add(uri);
-  for (const uri of patch.unsubscribe ?? []) uris.delete(uri);
-  record.resourceSubscriptions = [...uris];
 }

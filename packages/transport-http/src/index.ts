@@ -17,6 +17,7 @@ export {
 } from './client/index';
 /** @deprecated Import from `@mcpkit/transport-http/server`. */
 export {
+  applySessionPatch,
   type CorsOptions,
   createSseHandler,
   createStreamableHttpHandler,

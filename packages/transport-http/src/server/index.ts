@@ -3,6 +3,7 @@
 // Needs @mcpkit/server (a peer dependency: the handler serves the application's own `Server`).
 
 export {
+  applySessionPatch,
   InMemorySessionStore,
   type SessionPatch,
   type SessionRecord,

@@ -173,7 +173,14 @@ export class InMemorySessionStore implements SessionStore {
   }
 }
 
-/** Applies `patch` to `record` in place (not `version`). */
+/**
+ * Applies `patch` to `record` in place (not `version`): what every `SessionStore` does on `update`, so that stores
+ * written elsewhere (a Durable Object's, a database's) treat a patch alike.
+ *
+ * @example
+ * applySessionPatch(record, { subscribe: ['file:///notes.md'] });
+ * record.version++;
+ */
 export function applySessionPatch(record: SessionRecord, patch: SessionPatch): void {
   if (patch.logLevel !== undefined) record.logLevel = patch.logLevel;
   if (patch.initialized !== undefined) record.initialized = patch.initialized;
