@@ -3,7 +3,7 @@
 import { JsonRpcError, JsonRpcErrorCode } from '@mcpkit/jsonrpc-core';
 import { type InputRequest, MetaKeys } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
-import type { Upstream } from './upstream';
+import { readUpstreamTask, type Upstream } from './upstream';
 
 /** What the bridge declares to 2025-11-25 hosts: no `list` (2026-07-28 has no `tasks/list`). */
 export const LEGACY_TASKS_CAPABILITY = { cancel: {}, requests: { tools: { call: {} } } };
@@ -23,17 +23,6 @@ interface ModernTask {
   inputRequests?: Record<string, InputRequest>;
   result?: Record<string, unknown>;
   error?: { code: number; message: string; data?: unknown };
-}
-
-function readTask(value: unknown, taskId: unknown): ModernTask {
-  const task = value as Partial<ModernTask> | undefined;
-  if (typeof task?.taskId !== 'string' || typeof task.status !== 'string') {
-    throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'The upstream server answered with no task', {
-      taskId,
-      answer: value,
-    });
-  }
-  return task as ModernTask;
 }
 
 /** The 2025-11-25 `Task` of a 2026-07-28 one (`ttl`, `pollInterval`; no input requests, result or error). */
@@ -60,7 +49,7 @@ export async function callAsTask(
   const result = await upstream.forward('tools/call', call, ctx, { declareTasks: true });
   // A remote that ran the call inline answers with the result itself (the host's task client takes it as it is).
   if ((result as { resultType?: unknown } | undefined)?.resultType !== 'task') return result;
-  return { task: legacyTask(readTask(result, undefined)) };
+  return { task: legacyTask(readUpstreamTask<ModernTask>(result, undefined)) };
 }
 
 /** `tasks/get`: the remote's task, in 2025-11-25 words. */
@@ -153,5 +142,8 @@ async function upstreamTask(upstream: Upstream, taskId: unknown, ctx: ServerRequ
       taskId,
     });
   }
-  return readTask(await upstream.forward('tasks/get', { taskId }, ctx, { declareTasks: true }), taskId);
+  return readUpstreamTask<ModernTask>(
+    await upstream.forward('tasks/get', { taskId }, ctx, { declareTasks: true }),
+    taskId,
+  );
 }

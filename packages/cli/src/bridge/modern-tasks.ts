@@ -6,7 +6,7 @@ import { isJsonObject, JsonRpcError, JsonRpcErrorCode, toErrorObject } from '@mc
 import { MetaKeys } from '@mcpkit/protocol';
 import type { ServerRequestContext } from '@mcpkit/server';
 import type { ForwardedCall, Outcome } from './forwarded-call';
-import type { Upstream } from './upstream';
+import { readUpstreamTask, type Upstream } from './upstream';
 
 /** Relays (tasks waiting for input) per upstream at once; past it the oldest is cancelled. */
 const MAX_RELAYS = 100;
@@ -21,16 +21,6 @@ interface LegacyTask {
   lastUpdatedAt?: string;
   ttl?: number | null;
   pollInterval?: number;
-}
-
-function readLegacyTask(value: unknown): LegacyTask {
-  const task = value as Partial<LegacyTask> | undefined;
-  if (typeof task?.taskId !== 'string' || typeof task.status !== 'string') {
-    throw new JsonRpcError(JsonRpcErrorCode.InternalError, 'The upstream server answered with no task', {
-      answer: value,
-    });
-  }
-  return task as LegacyTask;
 }
 
 /** The 2026-07-28 task of a 2025-11-25 one (`ttlMs`, `pollIntervalMs`). */
@@ -71,13 +61,13 @@ export class ModernTasksOverLegacy {
     if (support !== 'optional' && support !== 'required') return await upstream.forward('tools/call', params, ctx);
     const created = (await upstream.forward('tools/call', { ...params, task: {} }, ctx)) as { task?: unknown };
     if (created?.task === undefined) return created;
-    return { resultType: 'task', ...modernTask(readLegacyTask(created.task)) };
+    return { resultType: 'task', ...modernTask(readUpstreamTask<LegacyTask>(created.task)) };
   }
 
   /** `tasks/get`: the upstream's task; its questions (`input_required`) or its result or error (terminal) inline. */
   async get(upstream: Upstream, params: Record<string, unknown>, ctx: ServerRequestContext): Promise<unknown> {
     const taskId = taskIdOf(params, ctx);
-    const task = readLegacyTask(await upstream.forward('tasks/get', { taskId }, ctx));
+    const task = readUpstreamTask<LegacyTask>(await upstream.forward('tasks/get', { taskId }, ctx));
     const hostTask = modernTask(task);
     switch (task.status) {
       case 'input_required': {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@mcpkit/client';
-import { ConnectionClosedError, JsonRpcError, type Transport } from '@mcpkit/jsonrpc-core';
+import { ConnectionClosedError, JsonRpcError, JsonRpcErrorCode, type Transport } from '@mcpkit/jsonrpc-core';
 import {
   INPUT_REQUIRED_METHODS,
   type InputRequest,
@@ -333,4 +333,20 @@ function upstreamError(error: unknown, what: string): JsonRpcError {
     );
   }
   return new JsonRpcError(-32603, `${what}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * The task an upstream answered with (either era's shape), or a -32603 saying it answered with none. `taskId`: the
+ * task asked about, when there was one (for the error's data).
+ */
+export function readUpstreamTask<T extends { taskId: string; status: string }>(value: unknown, taskId?: unknown): T {
+  const task = value as Partial<T> | undefined;
+  if (typeof task?.taskId !== 'string' || typeof task.status !== 'string') {
+    throw new JsonRpcError(
+      JsonRpcErrorCode.InternalError,
+      'The upstream server answered with no task',
+      taskId === undefined ? { answer: value } : { taskId, answer: value },
+    );
+  }
+  return task as T;
 }
