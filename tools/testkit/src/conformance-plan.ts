@@ -178,3 +178,31 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     },
   };
 }
+
+/** What `expectClean` needs of a test framework's `expect` (vitest's is one): this kit imports none. */
+export type ExpectEqual = (actual: unknown, message?: string) => { toEqual(expected: unknown): void };
+
+/** The failure message of each kind of problem, where a caller says it its own way. */
+export type ProblemMessages = Partial<Record<keyof ConformanceReport['problems'], string>>;
+
+/**
+ * The assertions every conformance test makes of its report, one per kind of problem (each must be empty), with the
+ * caller's `expect`: every scenario listed ran, once per wire, and nothing failed, passed or was expected other than
+ * `expected-failures.json` says. `messages` replace the default failure messages (the Worker's test compares with
+ * Node's expectations, and says so).
+ *
+ * @example
+ * expectClean(report, expect, { unexpected: 'fail on the Worker, pass on Node' });
+ */
+export function expectClean(report: ConformanceReport, expect: ExpectEqual, messages: ProblemMessages = {}): void {
+  const { problems } = report;
+  const missing = `scenarios with no result:\n${report.outputs.join('\n---\n').slice(-6000)}`;
+  expect(problems.missing, messages.missing ?? missing).toEqual([]);
+  expect(problems.duplicates, messages.duplicates ?? 'scenarios judged twice on one wire').toEqual([]);
+  expect(problems.unexpected, messages.unexpected ?? 'unexpected failures').toEqual([]);
+  expect(
+    problems.stale,
+    messages.stale ?? 'expected failures that now pass: remove them from expected-failures.json',
+  ).toEqual([]);
+  expect(problems.unknown, messages.unknown ?? 'expected-failures.json names runs that did not happen').toEqual([]);
+}

@@ -49,5 +49,8 @@ export {
   type ConformanceOptions,
   type ConformanceReport,
   type ConformanceRun,
+  type ExpectEqual,
+  expectClean,
+  type ProblemMessages,
   runConformance,
 } from './conformance-plan';

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readScenarioOutcome } from '../src/conformance';
 import { parseRequirements, parseScenarioListing, wiresOf } from '../src/conformance-cli';
 import { judgeRuns, type RunOutcome } from '../src/conformance-expectations';
+import { type ConformanceReport, expectClean } from '../src/conformance-plan';
 
 // How the fixtures' runners read the conformance CLI: its listings, its requirement sets, its checks.
 
@@ -158,5 +159,28 @@ describe('judging', () => {
     expect(unexpected.map((o) => `${o.wire} ${o.scenario}`)).toEqual(['2026-07-28 broken']);
     expect(stale.map((o) => `${o.wire} ${o.scenario}`)).toEqual(['2026-07-28 fixed']);
     expect(unknown).toEqual(['next 2025-11-25 gone', '0.1.16 2025-11-25 other']);
+  });
+});
+
+describe('expectClean: the assertions every conformance test makes of its report', () => {
+  const report = (problems: Partial<ConformanceReport['problems']> = {}): ConformanceReport => ({
+    outcomes: [],
+    requirements: [],
+    listed: { pinned: 1, next: 1 },
+    outputs: ['run output'],
+    timings: [],
+    table: '',
+    problems: { missing: [], duplicates: [], unexpected: [], stale: [], unknown: [], ...problems },
+  });
+
+  it('passes a clean report, and fails on each kind of problem with its message (or the caller’s)', () => {
+    expect(() => expectClean(report(), expect)).not.toThrow();
+    expect(() => expectClean(report({ missing: ['a'] }), expect)).toThrow(/scenarios with no result:\nrun output/);
+    expect(() => expectClean(report({ unexpected: ['b'] }), expect)).toThrow(/unexpected failures/);
+    expect(() => expectClean(report({ stale: ['c'] }), expect, { stale: 'pass on the Worker' })).toThrow(
+      /pass on the Worker/,
+    );
+    expect(() => expectClean(report({ unknown: ['d'] }), expect)).toThrow(/did not happen/);
+    expect(() => expectClean(report({ duplicates: ['e'] }), expect)).toThrow(/judged twice/);
   });
 });
