@@ -1,5 +1,5 @@
 import { BUFFERED_BODY, type BufferedBodySource, REMOTE_ADDRESS, type RemoteAddressSource } from '../server/raw-body';
-import { type AbortSource, ON_ABORT } from '../server/request-abort';
+import { type AbortListenerSlot, ON_ABORT } from '../server/request-abort';
 import { NodeHeaders } from './node-headers';
 
 // The web `Request` the node adapter hands the handler, without building one through undici on every call: the
@@ -10,7 +10,7 @@ import { NodeHeaders } from './node-headers';
 // `instanceof Request` is false.
 
 /** @internal A `Request` over a node request whose body is already in memory. */
-export class NodeRequest implements Request, BufferedBodySource, RemoteAddressSource, AbortSource {
+export class NodeRequest implements Request, BufferedBodySource, RemoteAddressSource, AbortListenerSlot {
   readonly method: string;
   readonly url: string;
   /** The peer's address (the socket's), for the per-client session limit. */

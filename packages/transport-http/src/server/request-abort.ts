@@ -5,7 +5,7 @@
 const ON_ABORT: unique symbol = Symbol.for('@mcpkit/transport-http.onAbort') as never;
 
 /** @internal What an adapter's request offers under the registry symbol. */
-export interface AbortSource {
+export interface AbortListenerSlot {
   /**
    * Calls `listener` once when the client goes away (at once when it already has) and returns what stops that, or
    * `undefined` when it was called at once.
@@ -19,7 +19,7 @@ const NOTHING = (): void => undefined;
 
 /** Calls `listener` when `request`'s client goes away; returns the function that stops listening. */
 export function onRequestAbort(request: Request, listener: (reason: unknown) => void): () => void {
-  const source = (request as Request & Partial<AbortSource>)[ON_ABORT];
+  const source = (request as Request & Partial<AbortListenerSlot>)[ON_ABORT];
   if (typeof source === 'function') return source.call(request, listener) ?? NOTHING;
   const signal = request.signal;
   if (signal.aborted) {
